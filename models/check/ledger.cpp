@@ -1,0 +1,54 @@
+#include "models/check/ledger.h"
+
+namespace ringsim::models {
+
+std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
+    std::vector<LedgerEntry> lapped;
+    if (retire_lapped) {
+        // A record occupies [pos, pos + size). The new one physically overlaps an older
+        // one exactly when the span from the older record's far edge to the new record's
+        // far edge exceeds the buffer size.
+        const uint64_t p = e.pos, s = e.bytes.size();
+        while (!m_entries.empty()) {
+            const LedgerEntry& old = m_entries.begin()->second;
+            const uint64_t span = m_backward ? old.pos + old.bytes.size() - p : p + s - old.pos;
+            if (span <= m_size) break;
+            lapped.push_back(std::move(m_entries.begin()->second));
+            m_entries.erase(m_entries.begin());
+        }
+    }
+    const uint64_t k = key(e.pos);
+    m_entries[k] = std::move(e);
+    return lapped;
+}
+
+const LedgerEntry* Ledger::find(uint64_t pos) const {
+    auto it = m_entries.find(key(pos));
+    return it == m_entries.end() ? nullptr : &it->second;
+}
+
+LedgerEntry Ledger::take(uint64_t pos) {
+    auto it = m_entries.find(key(pos));
+    LedgerEntry e = std::move(it->second);
+    m_entries.erase(it);
+    return e;
+}
+
+std::vector<uint64_t> Ledger::older_than(uint64_t pos) const {
+    std::vector<uint64_t> out;
+    const uint64_t k = key(pos);
+    for (auto it = m_entries.begin(); it != m_entries.end() && it->first < k; ++it)
+        out.push_back(it->second.pos);
+    return out;
+}
+
+bool Ledger::already_passed(uint64_t pos) const {
+    return m_any_read && key(pos) <= m_last_read_key;
+}
+
+void Ledger::mark_read(uint64_t pos) {
+    if (!m_any_read || key(pos) > m_last_read_key) m_last_read_key = key(pos);
+    m_any_read = true;
+}
+
+} // namespace ringsim::models

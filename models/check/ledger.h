@@ -1,0 +1,52 @@
+// Ground truth of one ring buffer: every record the kernel stored and nobody has read yet,
+// keyed by its position. Bounded by the buffer: entries leave when they are read, when an
+// overwrite-mode producer writes over them, or at the end of the run.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ringsim::models {
+
+struct LedgerEntry {
+    uint64_t pos = 0;                // free-running offset of the first byte
+    std::vector<uint8_t> bytes;      // exactly what the producer stored
+    uint64_t lost = 0;               // the count of a PERF_RECORD_LOST, else 0
+    uint64_t stored_at_ps = 0;
+    bool is_lost_record() const { return lost != 0; }
+};
+
+class Ledger {
+public:
+    Ledger(uint64_t data_size, bool backward) : m_size(data_size), m_backward(backward) {}
+
+    // Records a stored record; returns the entries it overwrote (oldest first) when the
+    // buffer is in overwrite mode and the new record laps them.
+    std::vector<LedgerEntry> store(LedgerEntry e, bool retire_lapped);
+
+    // The entry stored at `pos`, or null.
+    const LedgerEntry* find(uint64_t pos) const;
+    // Removes the entry at `pos` and returns it.
+    LedgerEntry take(uint64_t pos);
+    // Entries stored before the one at `pos` (in production order) that are still here.
+    std::vector<uint64_t> older_than(uint64_t pos) const;
+    // Whether `pos` lies before the newest position already read (a re-read).
+    bool already_passed(uint64_t pos) const;
+    void mark_read(uint64_t pos);
+
+    const std::map<uint64_t, LedgerEntry>& entries() const { return m_entries; }
+
+private:
+    // Production order: forward buffers grow, backward buffers shrink (R4); the key makes
+    // both ascend.
+    uint64_t key(uint64_t pos) const { return m_backward ? uint64_t(0) - pos : pos; }
+
+    uint64_t m_size;
+    bool m_backward;
+    std::map<uint64_t, LedgerEntry> m_entries;
+    bool m_any_read = false;
+    uint64_t m_last_read_key = 0;
+};
+
+} // namespace ringsim::models

@@ -1,0 +1,51 @@
+// The statistics of one ring buffer, declared once: each has a stable dotted path (its
+// place in stats.json), a unit and a description; `ringsim stats` and docs/statistics.md
+// list this table. The kernel model, the consumer and the checker each update their part.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ringsim::models {
+
+struct BufferStats {
+    // Producer side (kernel/events/ring_buffer.c).
+    uint64_t records_produced = 0;
+    uint64_t bytes_produced = 0;
+    uint64_t records_lost = 0;
+    uint64_t records_nested = 0;
+    uint64_t lost_records_written = 0;
+    uint64_t wakeups = 0;
+    uint64_t wakeups_delivered = 0;
+    uint64_t paused_intervals = 0;
+    // Consumer side (tools/lib/perf/mmap.c, tools/perf/util/mmap.c).
+    uint64_t consumer_polls = 0;
+    uint64_t consumer_passes = 0;
+    uint64_t consumer_bytes_copied = 0;
+    uint64_t consumer_keep_up_failures = 0;
+    // Checker: ground truth against what the consumer parsed.
+    uint64_t records_delivered = 0;
+    uint64_t bytes_delivered = 0;
+    uint64_t records_unread = 0;
+    uint64_t bytes_unread = 0;
+    uint64_t records_overwritten = 0;
+    uint64_t lost_records = 0;
+    uint64_t lost_reported = 0;
+    uint64_t lost_unreported = 0;
+    uint64_t violations_total = 0;
+    uint64_t violations_corrupt = 0;
+    uint64_t violations_missing = 0;
+    uint64_t violations_duplicated = 0;
+    uint64_t violations_accounting = 0;
+};
+
+struct StatDef {
+    const char* path;        // dotted, e.g. "records.produced"
+    const char* unit;
+    const char* description;
+    uint64_t BufferStats::*field;
+};
+
+const std::vector<StatDef>& buffer_stat_defs();
+
+} // namespace ringsim::models

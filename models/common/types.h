@@ -1,0 +1,30 @@
+// Basic vocabulary shared by every model: addresses, simulated time in picoseconds, and the
+// error a model raises when a run cannot go on (the CLI maps it to exit code 3).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ringsim::models {
+
+using Addr = uint64_t;   // a simulated physical (kernel) or user address
+using Picos = uint64_t;  // simulated time; the SystemC resolution is fixed at 1 ps
+
+constexpr Picos kPicosPerNs = 1000;
+constexpr Picos kPicosPerSecond = 1000ull * 1000 * 1000 * 1000;
+
+class ModelError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Picoseconds needed to move `bytes` at `bytes_per_second`, rounded up: a cost is never free.
+inline Picos transfer_time(uint64_t bytes, double bytes_per_second) {
+    if (bytes == 0) return 0;
+    const double ps = static_cast<double>(bytes) * 1e12 / bytes_per_second;
+    const auto whole = static_cast<Picos>(ps);
+    return whole + (static_cast<double>(whole) < ps ? 1 : 0);
+}
+
+} // namespace ringsim::models

@@ -1,0 +1,36 @@
+// Which execution contexts are running on one simulated CPU. Linux nests contexts as
+// task < softirq < irq < NMI: a higher one interrupts a lower one (which then finishes
+// later by the time the interruption took), and an arrival at the same or a lower level
+// waits until the CPU is back below it. Record writers use this to produce the nested
+// writers of KERNEL-SEMANTICS R2/R3.
+#pragma once
+
+#include "models/common/types.h"
+
+#include <array>
+#include <systemc>
+
+namespace ringsim::models {
+
+enum class ExecContext : unsigned { task = 0, softirq = 1, irq = 2, nmi = 3 };
+
+class CpuState {
+public:
+    explicit CpuState(unsigned id) : m_id(id) {}
+    unsigned id() const { return m_id; }
+
+    // Blocks the calling thread until no context at `level` or above runs, then enters it.
+    void enter(ExecContext level);
+    // Leaves `level` after `ran` of CPU time; every interrupted lower level is charged it.
+    void leave(ExecContext level, sc_core::sc_time ran);
+    // Waits `t` of CPU time at `level`, stretched by any interruption while waiting.
+    void run_for(ExecContext level, sc_core::sc_time t);
+
+private:
+    unsigned m_id;
+    std::array<bool, 4> m_active{};
+    std::array<sc_core::sc_time, 4> m_stolen{}; // interruption time owed to each level
+    sc_core::sc_event m_left;
+};
+
+} // namespace ringsim::models

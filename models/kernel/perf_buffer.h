@@ -1,0 +1,108 @@
+// The regular perf ring buffer as the kernel keeps it (struct perf_buffer) and the output
+// path that writes into it: __perf_output_begin, __output_copy, perf_output_put_handle.
+// Mirrors kernel/events/ring_buffer.c and kernel/events/internal.h (KERNEL-SEMANTICS R1-R9).
+//
+// Writers of one buffer all run on one CPU at a time (R2), so the local_t operations of
+// the kernel are plain integer updates here; nesting (task < softirq < irq < NMI) is what
+// `nest` tracks. Every shared-memory access goes through the writer's MemoryPort.
+// Leaves out: the vmalloc (page_order) layout, aux fields (the AUX path has its own model),
+// RCU, and the event->lost_samples counter of PERF_FORMAT_LOST.
+#pragma once
+
+#include "models/common/buffer_stats.h"
+#include "models/common/types.h"
+#include "models/kernel/perf_records.h"
+#include "models/memory/memory_port.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ringsim::models {
+
+struct PerfBufferParams {
+    std::string name;
+    Addr user_page = 0;          // kernel address of the control page
+    Addr data = 0;               // kernel address of data page 0 (pages are contiguous here)
+    uint64_t page_size = 4096;
+    uint64_t nr_pages = 1;       // a power of two (R11)
+    bool overwrite = false;      // read-only mapping: no tail, no space check (R1, R11)
+    bool backward = false;       // attr.write_backward (R4)
+    uint64_t wakeup_watermark = 0; // attr.wakeup_watermark; 0 = attr.watermark not set
+    uint64_t wakeup_events = 0;  // attr.wakeup_events (R7)
+};
+
+// Ground truth: told about every record at the moment its bytes are stored.
+class RecordObserver {
+public:
+    virtual ~RecordObserver() = default;
+    // `pos` is the free-running offset of the record's first byte; `lost` is the count a
+    // PERF_RECORD_LOST carries (0 for other records).
+    virtual void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes,
+                                  uint64_t lost) = 0;
+};
+
+// perf_output_wakeup's far end: queues the irq_work that wakes the poll waitqueue (R8).
+class WakeupSink {
+public:
+    virtual ~WakeupSink() = default;
+    virtual void perf_output_wakeup() = 0;
+};
+
+class PerfBuffer {
+public:
+    struct Handle {
+        uint64_t pos = 0;     // free-running offset of the next byte this handle writes
+        uint64_t size = 0;    // bytes reserved and not yet written
+        uint64_t wakeup = 0;  // rb->wakeup at perf_output_get_handle
+    };
+
+    PerfBuffer(const PerfBufferParams& params, BufferStats& stats);
+    void set_observer(RecordObserver* o) { m_observer = o; }
+    void set_wakeup_sink(WakeupSink* w) { m_wakeup_sink = w; }
+
+    // perf_event_init_userpage: the fields the kernel fills before user space maps it.
+    void init_userpage(MemoryPort& mem);
+
+    // __perf_output_begin for a record of `size` bytes from `writer`. On success the
+    // handle owns the room for the record (and writes a pending PERF_RECORD_LOST first,
+    // R5); on failure the loss is counted and false returned (-ENOSPC).
+    bool output_begin(Handle& h, MemoryPort& mem, const perf::RecordContext& writer,
+                      uint64_t size);
+    // The record's bytes, through __output_copy: a record may straddle the buffer end.
+    void output_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
+    // perf_output_end -> perf_output_put_handle (R3).
+    void output_end(Handle& h, MemoryPort& mem);
+    // perf_output_sample's wakeup_events accounting (R7), for PERF_RECORD_SAMPLE only.
+    void count_sample_event();
+
+    // PERF_EVENT_IOC_PAUSE_OUTPUT (R9).
+    void set_paused(bool paused);
+    bool paused() const { return m_paused; }
+
+    const PerfBufferParams& params() const { return m_params; }
+    uint64_t data_size() const { return m_params.nr_pages * m_params.page_size; }
+    uint64_t watermark() const { return m_watermark; }
+    uint64_t pending_lost() const { return m_lost; }
+    bool writer_active() const { return m_nest != 0; }
+
+private:
+    void output_copy(Handle& h, MemoryPort& mem, const uint8_t* src, uint64_t n);
+
+    PerfBufferParams m_params;
+    BufferStats& m_stats;
+    RecordObserver* m_observer = nullptr;
+    WakeupSink* m_wakeup_sink = nullptr;
+
+    // struct perf_buffer's local_t fields.
+    uint64_t m_head = 0;     // rb->head: reserved up to here (free-running, R2)
+    uint64_t m_nest = 0;     // rb->nest: writers between get_handle and put_handle
+    uint64_t m_events = 0;   // rb->events (R7)
+    uint64_t m_wakeup = 0;   // rb->wakeup: the last wakeup stamp (R6)
+    uint64_t m_lost = 0;     // rb->lost (R5)
+    uint64_t m_watermark = 0;
+    bool m_paused = false;   // rb->paused (R9)
+    std::vector<uint8_t> m_scratch;
+};
+
+} // namespace ringsim::models

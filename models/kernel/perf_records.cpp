@@ -1,0 +1,110 @@
+#include "models/kernel/perf_records.h"
+
+#include "models/common/rng.h"
+#include "models/kernel/perf_abi.h"
+
+#include <cstring>
+
+namespace ringsim::models::perf {
+
+namespace {
+
+class Writer {
+public:
+    explicit Writer(std::vector<uint8_t>& out) : m_out(out) { m_out.clear(); }
+    void u16(uint16_t v) { put(&v, 2); }
+    void u32(uint32_t v) { put(&v, 4); }
+    void u64(uint64_t v) { put(&v, 8); }
+    void put(const void* p, size_t n) {
+        const auto* b = static_cast<const uint8_t*>(p);
+        m_out.insert(m_out.end(), b, b + n);
+    }
+    void header(uint32_t type, uint16_t misc, uint64_t size) {
+        u32(type);
+        u16(misc);
+        u16(static_cast<uint16_t>(size));
+    }
+
+private:
+    std::vector<uint8_t>& m_out;
+};
+
+// __perf_event__output_id_sample: the trailer that lets perf attribute non-sample records.
+void put_sample_id(Writer& w, const RecordContext& c) {
+    if (!c.sample_id_all) return;
+    const uint64_t st = c.sample_type;
+    if (st & PERF_SAMPLE_TID) { w.u32(c.pid); w.u32(c.tid); }
+    if (st & PERF_SAMPLE_TIME) w.u64(c.time_ns);
+    if (st & PERF_SAMPLE_ID) w.u64(c.id);
+    if (st & PERF_SAMPLE_STREAM_ID) w.u64(c.id);
+    if (st & PERF_SAMPLE_CPU) { w.u32(c.cpu); w.u32(0); }
+    if (st & PERF_SAMPLE_IDENTIFIER) w.u64(c.id);
+}
+
+uint64_t trailer(const RecordContext& c) {
+    return c.sample_id_all ? id_header_size(c.sample_type) : 0;
+}
+
+// Kernel-space text addresses on arm64 start at 0xffff8000...; any distinct value will do.
+constexpr uint64_t kTextBase = 0xffff800080000000ull;
+
+} // namespace
+
+uint64_t lost_size(const RecordContext& c) { return kLostRecordSize + trailer(c); }
+uint64_t switch_size(const RecordContext& c) { return kSwitchRecordSize + trailer(c); }
+uint64_t comm_size(const RecordContext& c) { return kCommRecordSize + trailer(c); }
+
+void encode_sample(std::vector<uint8_t>& out, const RecordContext& c, uint64_t size,
+                   uint64_t seq, uint64_t period) {
+    Writer w(out);
+    const uint64_t st = c.sample_type;
+    const uint64_t fixed = sample_fixed_size(st);
+    w.header(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, size);
+    // perf_output_sample's order.
+    if (st & PERF_SAMPLE_IDENTIFIER) w.u64(c.id);
+    if (st & PERF_SAMPLE_IP) w.u64(kTextBase + (mix64(seq) & 0xffffffc));
+    if (st & PERF_SAMPLE_TID) { w.u32(c.pid); w.u32(c.tid); }
+    if (st & PERF_SAMPLE_TIME) w.u64(c.time_ns);
+    if (st & PERF_SAMPLE_ID) w.u64(c.id);
+    if (st & PERF_SAMPLE_STREAM_ID) w.u64(c.id);
+    if (st & PERF_SAMPLE_CPU) { w.u32(c.cpu); w.u32(0); }
+    if (st & PERF_SAMPLE_PERIOD) w.u64(period);
+    if (size > fixed) {
+        // PERF_SAMPLE_RAW: u32 size, then that many bytes; u32 + data is 8-byte aligned.
+        const uint64_t raw = size - fixed - 4;
+        w.u32(static_cast<uint32_t>(raw));
+        uint64_t x = mix64(seq ^ c.id);
+        for (uint64_t i = 0; i < raw; ++i) {
+            if (i % 8 == 0) x = mix64(x);
+            const auto b = static_cast<uint8_t>(x >> (8 * (i % 8)));
+            w.put(&b, 1);
+        }
+    }
+}
+
+void encode_lost(std::vector<uint8_t>& out, const RecordContext& c, uint64_t lost) {
+    Writer w(out);
+    w.header(PERF_RECORD_LOST, 0, lost_size(c));
+    w.u64(c.id);
+    w.u64(lost);
+    put_sample_id(w, c);
+}
+
+void encode_switch(std::vector<uint8_t>& out, const RecordContext& c, bool switch_out) {
+    Writer w(out);
+    w.header(PERF_RECORD_SWITCH, switch_out ? PERF_RECORD_MISC_SWITCH_OUT : 0, switch_size(c));
+    put_sample_id(w, c);
+}
+
+void encode_comm(std::vector<uint8_t>& out, const RecordContext& c, const char* comm) {
+    Writer w(out);
+    w.header(PERF_RECORD_COMM, 0, comm_size(c));
+    w.u32(c.pid);
+    w.u32(c.tid);
+    char name[16] = {};
+    std::strncpy(name, comm, sizeof name - 1);
+    w.put(name, sizeof name);
+    put_sample_id(w, c);
+}
+
+} // namespace ringsim::models::perf

@@ -1,0 +1,36 @@
+// Encoders for the records ringsim's kernel model writes, in the exact byte layout of
+// <linux/perf_event.h> (KERNEL-SEMANTICS §2): PERF_RECORD_SAMPLE, PERF_RECORD_LOST,
+// PERF_RECORD_SWITCH and PERF_RECORD_COMM, each with the sample_id trailer when
+// attr.sample_id_all is set (__perf_event__output_id_sample).
+// Leaves out: callchains, branch stacks, registers and every other sample field.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ringsim::models::perf {
+
+// What the kernel knows about the writer of a record at the moment it writes it.
+struct RecordContext {
+    uint64_t sample_type = 0;
+    bool sample_id_all = false;
+    uint32_t pid = 0, tid = 0;
+    uint64_t time_ns = 0;  // perf_clock at the event
+    uint64_t id = 0;       // event->id
+    uint32_t cpu = 0;
+};
+
+// PERF_RECORD_SAMPLE of exactly `size` bytes (a valid perf::sample_size_exact size).
+// `seq` seeds the IP and RAW payload so every record's bytes are distinct.
+void encode_sample(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t size,
+                   uint64_t seq, uint64_t period);
+void encode_lost(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t lost);
+void encode_switch(std::vector<uint8_t>& out, const RecordContext& ctx, bool switch_out);
+void encode_comm(std::vector<uint8_t>& out, const RecordContext& ctx, const char* comm);
+
+// Sizes of the same records without building them (the size perf_prepare_header computes).
+uint64_t lost_size(const RecordContext& ctx);
+uint64_t switch_size(const RecordContext& ctx);
+uint64_t comm_size(const RecordContext& ctx);
+
+} // namespace ringsim::models::perf

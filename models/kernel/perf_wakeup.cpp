@@ -1,0 +1,32 @@
+#include "models/kernel/perf_wakeup.h"
+
+namespace ringsim::models {
+
+PerfWakeup::PerfWakeup(sc_core::sc_module_name name, sc_core::sc_time irq_work_latency,
+                       BufferStats& stats)
+    : sc_module(name), m_latency(irq_work_latency), m_stats(stats) {
+    SC_METHOD(irq_work_method);
+    sensitive << m_irq_work;
+    dont_initialize();
+}
+
+void PerfWakeup::perf_output_wakeup() {
+    m_poll = true; // atomic_set(&rb->poll, EPOLLIN | EPOLLRDNORM)
+    if (m_pending) return; // irq_work already claimed: this wakeup coalesces
+    m_pending = true;
+    m_irq_work.notify(m_latency);
+}
+
+void PerfWakeup::irq_work_method() {
+    m_pending = false;
+    ++m_stats.wakeups_delivered;
+    m_waitqueue.notify(sc_core::SC_ZERO_TIME);
+}
+
+bool PerfWakeup::perf_poll() {
+    const bool was = m_poll;
+    m_poll = false;
+    return was;
+}
+
+} // namespace ringsim::models

@@ -1,0 +1,67 @@
+#include "models/kernel/record_writer.h"
+
+#include "models/kernel/perf_records.h"
+
+namespace ringsim::models {
+
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+RecordWriter::RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params,
+                           std::function<WriteTarget()> where)
+    : sc_module(name), m_p(params), m_where(std::move(where)),
+      m_arrivals(params.arrivals, params.seed) {
+    SC_THREAD(writer_thread);
+}
+
+void RecordWriter::writer_thread() {
+    for (;;) {
+        const Picos at = m_arrivals.next();
+        if (at >= m_p.stop) return;
+        const Picos now = sc_core::sc_time_stamp().value();
+        if (at > now) sc_core::wait(sc_time(double(at - now), SC_PS));
+        write_one(m_where());
+    }
+}
+
+uint64_t RecordWriter::record_size(const perf::RecordContext& ctx) const {
+    switch (m_p.kind) {
+    case RecordKind::sample: return m_p.sample_size;
+    case RecordKind::switch_: return perf::switch_size(ctx);
+    case RecordKind::comm: return perf::comm_size(ctx);
+    }
+    return 0;
+}
+
+void RecordWriter::write_one(const WriteTarget& t) {
+    t.cpu->enter(m_p.context);
+    const sc_time entered = sc_core::sc_time_stamp();
+
+    perf::RecordContext ctx;
+    ctx.sample_type = m_p.sample_type;
+    ctx.sample_id_all = m_p.sample_id_all;
+    ctx.pid = m_p.pid;
+    ctx.tid = m_p.tid;
+    ctx.time_ns = entered.value() / kPicosPerNs;
+    ctx.id = m_p.event_id;
+    ctx.cpu = t.cpu->id();
+    const uint64_t seq = m_seq++;
+
+    PerfBuffer::Handle h;
+    if (t.rb->output_begin(h, *t.mem, ctx, record_size(ctx))) {
+        switch (m_p.kind) {
+        case RecordKind::sample: perf::encode_sample(m_bytes, ctx, m_p.sample_size, seq, m_p.period); break;
+        case RecordKind::switch_: perf::encode_switch(m_bytes, ctx, seq % 2 == 0); break;
+        case RecordKind::comm: perf::encode_comm(m_bytes, ctx, "workload"); break;
+        }
+        // The record is filled while the CPU runs this context; nested writers may reserve
+        // behind us meanwhile, and only the outermost one publishes (R3).
+        t.cpu->run_for(m_p.context, sc_time(double(m_p.write_time), SC_PS));
+        t.rb->output_record(h, *t.mem, m_bytes);
+        if (m_p.kind == RecordKind::sample) t.rb->count_sample_event();
+        t.rb->output_end(h, *t.mem);
+    }
+    t.cpu->leave(m_p.context, sc_core::sc_time_stamp() - entered);
+}
+
+} // namespace ringsim::models

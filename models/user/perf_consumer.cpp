@@ -1,0 +1,241 @@
+#include "models/user/perf_consumer.h"
+
+#include "models/kernel/perf_abi.h"
+#include "models/user/record_parser.h"
+
+#include <algorithm>
+
+namespace ringsim::models {
+
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+namespace {
+sc_time ps(Picos t) { return sc_time(double(t), SC_PS); }
+Picos now_ps() { return sc_core::sc_time_stamp().value(); }
+} // namespace
+
+PerfConsumer::PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params,
+                           MemoryPort& mem, std::vector<ConsumerMmap> mmaps,
+                           ConsumerObserver& observer, std::function<void()> on_finished)
+    : sc_module(name), m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)),
+      m_state(m_mmaps.size()), m_observer(observer), m_on_finished(std::move(on_finished)),
+      m_next_snapshot(params.snapshot_every) {
+    SC_THREAD(consumer_thread);
+    if (!m_p.pauses.empty()) SC_THREAD(pause_thread);
+}
+
+// ring_buffer_read_head (C1): smp_load_acquire on arm64 and x86-64.
+uint64_t PerfConsumer::read_head(unsigned idx) {
+    // (C) acquire: the record loads that follow perform after this data_head load.
+    // Pairs with (B), the kernel's smp_wmb in perf_output_put_handle.
+    return m_mem.load_acquire(m_mmaps[idx].user_page + perf::kOffDataHead, 8, Barrier::C);
+}
+
+// ring_buffer_write_tail (C2): smp_store_release.
+void PerfConsumer::write_tail(unsigned idx, uint64_t tail) {
+    // (D) release: every record load above performs before the producer may see this
+    // tail and reuse the space. Pairs with (A), the kernel's control dependency on
+    // data_tail in __perf_output_begin.
+    m_mem.store_release(m_mmaps[idx].user_page + perf::kOffDataTail, tail, 8, Barrier::D);
+}
+
+void PerfConsumer::copy_out(unsigned idx, uint64_t pos, uint64_t n) {
+    const ConsumerMmap& m = m_mmaps[idx];
+    const uint64_t mask = m.data_size - 1;
+    m_buf.resize(n);
+    // A record or chunk crossing the buffer end is two copies (perf's bounce buffer).
+    const uint64_t first = std::min(n, m.data_size - (pos & mask));
+    m_mem.load_bytes(m.data + (pos & mask), m_buf.data(), first);
+    if (first < n) m_mem.load_bytes(m.data, m_buf.data() + first, n - first);
+    m.stats->consumer_bytes_copied += n;
+    m_observer.on_copied(idx, pos, m_buf.data(), n);
+}
+
+void PerfConsumer::consumer_thread() {
+    // builtin-record.c : __cmd_record's loop. A pass that found nothing polls; once the
+    // workload has exited, the first pass that finds nothing ends the loop.
+    for (;;) {
+        bool hits = false;
+        for (unsigned i = 0; i < m_mmaps.size(); ++i)
+            if (!m_mmaps[i].backward) hits |= read_forward(i);
+        if (snapshot_due()) {
+            m_next_snapshot += m_p.snapshot_every;
+            for (unsigned i = 0; i < m_mmaps.size(); ++i)
+                if (m_mmaps[i].backward) read_backward(i);
+        }
+        if (!hits) {
+            if (now_ps() >= m_p.workload_end) break;
+            poll();
+        }
+    }
+    // BKW_MMAP_DATA_PENDING at exit: the overwrite buffers are read last.
+    for (unsigned i = 0; i < m_mmaps.size(); ++i)
+        if (m_mmaps[i].backward) read_backward(i);
+    if (m_on_finished) m_on_finished();
+}
+
+bool PerfConsumer::snapshot_due() const {
+    return m_p.snapshot_every && now_ps() >= m_next_snapshot && now_ps() < m_p.workload_end;
+}
+
+void PerfConsumer::poll() {
+    ++m_polls;
+    // Overwrite maps are in the pollfd array with revents 0 (libperf mmap_per_evsel): their
+    // wakeups never end a poll.
+    bool ready = false, polled = false;
+    sc_core::sc_event_or_list any;
+    for (auto& m : m_mmaps) {
+        if (m.overwrite) continue;
+        ready |= m.wakeup->pollin_pending();
+        any |= m.wakeup->waitqueue();
+        polled = true;
+    }
+    if (!ready) {
+        // Sleep until a waitqueue wakes us, the workload exits (SIGCHLD), the poll times
+        // out or a periodic snapshot is due.
+        Picos until = m_p.workload_end > now_ps() ? m_p.workload_end - now_ps() : 0;
+        if (m_p.poll_timeout) until = until ? std::min(until, m_p.poll_timeout) : m_p.poll_timeout;
+        if (m_p.snapshot_every && m_next_snapshot > now_ps())
+            until = until ? std::min(until, m_next_snapshot - now_ps()) : m_next_snapshot - now_ps();
+        if (until && polled) sc_core::wait(ps(until), any);
+        else if (until) sc_core::wait(ps(until));
+        else if (polled) sc_core::wait(any);
+        if (m_p.wakeup_latency) sc_core::wait(ps(m_p.wakeup_latency));
+    }
+    for (auto& m : m_mmaps)
+        if (!m.overwrite && m.wakeup->perf_poll()) ++m.stats->consumer_polls;
+}
+
+bool PerfConsumer::read_forward(unsigned idx) {
+    return m_p.reader == ReaderKind::push ? push(idx) : read_events(idx);
+}
+
+bool PerfConsumer::push(unsigned idx) {
+    const ConsumerMmap& m = m_mmaps[idx];
+    MmapState& s = m_state[idx];
+    // perf_mmap__push reads data_head once for the new tail, then read_init reads it again
+    // for the end of the copy (C4): a publication between the two is copied twice.
+    const uint64_t head = read_head(idx);
+    const uint64_t end = read_head(idx);
+    const uint64_t start = s.prev;
+    if (end - start < m_p.mmap_flush) return false; // -EAGAIN
+    ++m.stats->consumer_passes;
+    if (end - start > m.data_size) {
+        // "failed to keep up with mmap data" (C3): everything unread is dropped.
+        ++m.stats->consumer_keep_up_failures;
+        ++m_keep_up_failures;
+        s.prev = end;
+        if (!m.overwrite) write_tail(idx, end);
+        return false;
+    }
+    const uint64_t n = end - start;
+    copy_out(idx, start, n);
+    sc_core::wait(ps(transfer_time(n, m_p.copy_bandwidth) +
+                     transfer_time(n, m_p.write_bandwidth)));
+    s.prev = head;
+    if (!m.overwrite) write_tail(idx, head); // perf_mmap__consume
+    return true;
+}
+
+bool PerfConsumer::read_events(unsigned idx) {
+    const ConsumerMmap& m = m_mmaps[idx];
+    MmapState& s = m_state[idx];
+    const uint64_t mask = m.data_size - 1;
+    // perf_mmap__read_init.
+    uint64_t start = s.prev;
+    uint64_t end = read_head(idx);
+    if (end - start < m_p.mmap_flush) return false;
+    ++m.stats->consumer_passes;
+    if (end - start > m.data_size) {
+        ++m.stats->consumer_keep_up_failures;
+        ++m_keep_up_failures;
+        s.prev = end;
+        if (!m.overwrite) write_tail(idx, end);
+        return false;
+    }
+    bool any = false;
+    for (;;) {
+        // perf_mmap__read_event refreshes end from data_head for forward maps.
+        end = read_head(idx);
+        if (end - start < perf::kHeaderSize) break;
+        uint8_t hdr[perf::kHeaderSize];
+        m_mem.load_bytes(m.data + (start & mask), hdr, sizeof hdr);
+        const auto h = perf::parse_header(hdr, sizeof hdr);
+        if (!perf::plausible(*h) || end - start < h->size) break;
+        copy_out(idx, start, h->size);
+        start += h->size;
+        s.prev = start;
+        sc_core::wait(ps(m_p.per_record_cost + transfer_time(h->size, m_p.copy_bandwidth) +
+                         transfer_time(h->size, m_p.write_bandwidth)));
+        if (!m.overwrite) write_tail(idx, s.prev); // perf_mmap__consume after each event
+        any = true;
+    }
+    return any;
+}
+
+// overwrite_rb_find_range (tools/lib/perf/mmap.c): walk headers from the newest record
+// until a never-written (zero) header or one buffer length; returns the new end.
+uint64_t PerfConsumer::overwrite_rb_find_range(unsigned idx, uint64_t start) {
+    const ConsumerMmap& m = m_mmaps[idx];
+    const uint64_t mask = m.data_size - 1;
+    uint64_t evt_head = start;
+    uint64_t last_size = 0;
+    for (;;) {
+        if (evt_head - start >= m.data_size) {
+            if (evt_head - start > m.data_size) evt_head -= last_size; // rewind one record
+            return evt_head;
+        }
+        uint8_t hdr[perf::kHeaderSize];
+        m_mem.load_bytes(m.data + (evt_head & mask), hdr, sizeof hdr);
+        last_size = perf::parse_header(hdr, sizeof hdr)->size;
+        if (last_size == 0) return evt_head;
+        evt_head += last_size;
+    }
+}
+
+void PerfConsumer::read_backward(unsigned idx) {
+    const ConsumerMmap& m = m_mmaps[idx];
+    MmapState& s = m_state[idx];
+    const uint64_t mask = m.data_size - 1;
+    // evlist__toggle_bkw_mmap: PERF_EVENT_IOC_PAUSE_OUTPUT before reading (R9).
+    if (!m_user_paused) m.rb->set_paused(true);
+    // __perf_mmap__read_init with md->overwrite: read from the newest record back to prev.
+    const uint64_t start = read_head(idx);
+    uint64_t end = s.prev;
+    Picos cost = 0;
+    if (end - start >= m_p.mmap_flush) {
+        ++m.stats->consumer_passes;
+        if (end - start > m.data_size) end = overwrite_rb_find_range(idx, start);
+        uint64_t pos = start;
+        while (end - pos >= perf::kHeaderSize) {
+            uint8_t hdr[perf::kHeaderSize];
+            m_mem.load_bytes(m.data + (pos & mask), hdr, sizeof hdr);
+            const auto h = perf::parse_header(hdr, sizeof hdr);
+            if (!perf::plausible(*h) || end - pos < h->size) break;
+            copy_out(idx, pos, h->size);
+            pos += h->size;
+            cost += m_p.per_record_cost + transfer_time(h->size, m_p.copy_bandwidth) +
+                    transfer_time(h->size, m_p.write_bandwidth);
+        }
+    }
+    if (cost) sc_core::wait(ps(cost));
+    s.prev = read_head(idx); // perf_mmap__read_done
+    if (!m_user_paused) m.rb->set_paused(false);
+}
+
+void PerfConsumer::set_paused(bool paused) {
+    m_user_paused = paused;
+    for (auto& m : m_mmaps) m.rb->set_paused(paused);
+}
+
+void PerfConsumer::pause_thread() {
+    for (const PauseWindow& w : m_p.pauses) {
+        if (w.at > now_ps()) sc_core::wait(ps(w.at - now_ps()));
+        set_paused(true);
+        sc_core::wait(ps(w.length));
+        set_paused(false);
+    }
+}
+
+} // namespace ringsim::models

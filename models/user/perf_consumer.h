@@ -1,0 +1,107 @@
+// The perf tool's reading side on its own CPU: poll the buffers' fds, and for each mapped
+// buffer read data_head (C), copy the new records out, write data_tail (D).
+// Two readers, as the perf tool has them:
+//  - push: perf record's bulk path (tools/perf/util/mmap.c : perf_mmap__push), which reads
+//    data_head twice (C4) and copies [prev, head) to perf.data in at most two chunks;
+//  - libperf: perf_mmap__read_init / perf_mmap__read_event / perf_mmap__consume
+//    (tools/lib/perf/mmap.c, C3), one record at a time, consuming after each.
+// Overwrite (backward) buffers are read the way perf record reads them (C3, C5, R9): pause
+// output, read backward from data_head (overwrite_rb_find_range when full), resume.
+// The loop follows builtin-record.c : record__mmap_read_all and its poll (C5).
+// Leaves out: AUX reads (a later model), compression, and threads (--threads).
+#pragma once
+
+#include "models/common/buffer_stats.h"
+#include "models/kernel/perf_buffer.h"
+#include "models/kernel/perf_wakeup.h"
+#include "models/memory/memory_port.h"
+
+#include <functional>
+#include <systemc>
+#include <vector>
+
+namespace ringsim::models {
+
+enum class ReaderKind { push, libperf };
+
+// What the consumer copied out: contiguous bytes at free-running position `pos` of mmap `idx`.
+class ConsumerObserver {
+public:
+    virtual ~ConsumerObserver() = default;
+    virtual void on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n) = 0;
+};
+
+struct ConsumerMmap {
+    PerfBuffer* rb = nullptr;      // for PERF_EVENT_IOC_PAUSE_OUTPUT
+    PerfWakeup* wakeup = nullptr;  // the fd's poll state
+    BufferStats* stats = nullptr;
+    Addr user_page = 0;            // consumer-side address of the control page
+    Addr data = 0;                 // consumer-side address of data page 0
+    uint64_t data_size = 0;
+    bool overwrite = false;        // read-only mapping (R11)
+    bool backward = false;         // write_backward (R4)
+};
+
+struct PauseWindow {
+    Picos at = 0;
+    Picos length = 0;
+};
+
+struct PerfConsumerParams {
+    ReaderKind reader = ReaderKind::push;
+    Picos wakeup_latency = 0;     // from the waitqueue wake-up to the consumer running
+    Picos per_record_cost = 0;    // libperf reader: handling one record
+    double copy_bandwidth = 1e9;  // bytes/s out of the mapping
+    double write_bandwidth = 1e9; // bytes/s into perf.data
+    Picos poll_timeout = 0;       // 0: poll(-1)
+    uint64_t mmap_flush = 1;      // read_init's threshold (C3)
+    Picos snapshot_every = 0;     // overwrite buffers: read this often (0: at exit only)
+    Picos workload_end = 0;       // the workload exits (SIGCHLD): drain and finish
+    std::vector<PauseWindow> pauses;
+};
+
+class PerfConsumer : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(PerfConsumer);
+    PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params,
+                 MemoryPort& mem, std::vector<ConsumerMmap> mmaps, ConsumerObserver& observer,
+                 std::function<void()> on_finished);
+
+    uint64_t polls() const { return m_polls; }
+    uint64_t keep_up_warnings() const { return m_keep_up_failures; }
+    // The consumer's private read position (md->prev) of each mmap.
+    uint64_t prev(unsigned idx) const { return m_state[idx].prev; }
+
+private:
+    struct MmapState {
+        uint64_t prev = 0;
+    };
+
+    void consumer_thread();
+    void pause_thread();
+    void poll();
+    bool read_forward(unsigned idx);
+    bool push(unsigned idx);
+    bool read_events(unsigned idx);
+    void read_backward(unsigned idx);
+    uint64_t overwrite_rb_find_range(unsigned idx, uint64_t start);
+    void copy_out(unsigned idx, uint64_t pos, uint64_t n);
+    uint64_t read_head(unsigned idx);
+    void write_tail(unsigned idx, uint64_t tail);
+    void set_paused(bool paused);
+    bool snapshot_due() const;
+
+    PerfConsumerParams m_p;
+    MemoryPort& m_mem;
+    std::vector<ConsumerMmap> m_mmaps;
+    std::vector<MmapState> m_state;
+    ConsumerObserver& m_observer;
+    std::function<void()> m_on_finished;
+    bool m_user_paused = false;
+    Picos m_next_snapshot = 0;
+    uint64_t m_polls = 0;
+    uint64_t m_keep_up_failures = 0;
+    std::vector<uint8_t> m_buf;
+};
+
+} // namespace ringsim::models

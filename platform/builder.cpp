@@ -1,0 +1,193 @@
+#include "platform/builder.h"
+
+#include "models/common/rng.h"
+#include "models/kernel/perf_abi.h"
+
+namespace ringsim::platform {
+
+using namespace ringsim::models;
+using config::Deployment;
+
+namespace {
+
+ExecContext exec_context(config::Context c) {
+    switch (c) {
+    case config::Context::task: return ExecContext::task;
+    case config::Context::softirq: return ExecContext::softirq;
+    case config::Context::irq: return ExecContext::irq;
+    case config::Context::nmi: return ExecContext::nmi;
+    }
+    return ExecContext::nmi;
+}
+
+RecordKind record_kind(config::RecordKind k) {
+    switch (k) {
+    case config::RecordKind::sample: return RecordKind::sample;
+    case config::RecordKind::switch_: return RecordKind::switch_;
+    case config::RecordKind::comm: return RecordKind::comm;
+    }
+    return RecordKind::sample;
+}
+
+ArrivalKind arrival_kind(config::Arrival a) {
+    switch (a) {
+    case config::Arrival::periodic: return ArrivalKind::periodic;
+    case config::Arrival::poisson: return ArrivalKind::poisson;
+    case config::Arrival::bursty: return ArrivalKind::bursty;
+    }
+    return ArrivalKind::periodic;
+}
+
+uint64_t sample_type_bits(const std::vector<std::string>& names) {
+    uint64_t bits = 0;
+    for (const auto& n : names) bits |= perf::sample_bit(n).value_or(0);
+    return bits;
+}
+
+constexpr uint32_t kWorkloadPid = 1000; // the traced workload's pid; tid = pid + CPU
+
+} // namespace
+
+Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenario)
+    : sc_module(name), m_sc(scenario), m_traced(scenario.traced_cpus) {
+    for (unsigned c = 0; c < m_sc.cpus; ++c) m_cpus.emplace_back(c);
+    build_buffers();
+    build_writers();
+    build_consumer();
+}
+
+void Platform::build_buffers() {
+    // perf record: one mmap per CPU (per-cpu, system-wide), or one for the task
+    // (--per-thread). Each is 1 + 2^n pages: the control page, then the data pages (R11).
+    std::vector<int> owners;
+    if (m_sc.deployment == Deployment::per_thread) owners.push_back(-1);
+    else owners.assign(m_traced.begin(), m_traced.end());
+
+    std::vector<CheckedBuffer> checked;
+    for (int owner : owners) {
+        BufferSlot& b = m_buffers.emplace_back();
+        b.name = owner < 0 ? "task" : "cpu" + std::to_string(owner);
+        b.cpu = owner;
+        PerfBufferParams p;
+        p.name = b.name;
+        p.page_size = m_sc.page_size;
+        p.nr_pages = m_sc.data_pages;
+        p.user_page = m_phys.allocate(b.name + ".user_page", m_sc.page_size, m_sc.page_size);
+        p.data = m_phys.allocate(b.name + ".data", p.nr_pages * p.page_size, m_sc.page_size);
+        p.overwrite = m_sc.overwrite;
+        p.backward = m_sc.write_backward;
+        p.wakeup_watermark = m_sc.wakeup_watermark;
+        p.wakeup_events = m_sc.wakeup_events;
+        b.rb = std::make_unique<PerfBuffer>(p, b.stats);
+        b.wakeup = std::make_unique<PerfWakeup>(
+            (b.name + "_wakeup").c_str(),
+            sc_core::sc_time(double(m_sc.irq_work_latency_ps), sc_core::SC_PS), b.stats);
+        b.rb->set_wakeup_sink(b.wakeup.get());
+        const unsigned kernel_cpu = owner < 0 ? m_traced.front() : unsigned(owner);
+        b.rb->init_userpage(m_memory.agent("cpu" + std::to_string(kernel_cpu)));
+
+        CheckedBuffer cb;
+        cb.name = b.name;
+        cb.data_size = b.rb->data_size();
+        cb.overwrite = p.overwrite;
+        cb.backward = p.backward;
+        cb.sample_type = sample_type_bits(m_sc.sample_type);
+        cb.sample_id_all = m_sc.sample_id_all;
+        cb.stats = &b.stats;
+        cb.rb = b.rb.get();
+        checked.push_back(cb);
+    }
+    m_checker = std::make_unique<Checker>(std::move(checked));
+    for (unsigned i = 0; i < m_buffers.size(); ++i)
+        m_buffers[i].rb->set_observer(&m_checker->producer_side(i));
+}
+
+WriteTarget Platform::task_target() {
+    // The per-thread task runs on the traced CPUs in turn, moving every migrate_every.
+    size_t slot = 0;
+    if (m_sc.migrate_every_ps)
+        slot = (sc_core::sc_time_stamp().value() / m_sc.migrate_every_ps) % m_traced.size();
+    const unsigned cpu = m_traced[slot];
+    return {&m_cpus[cpu], &m_memory.agent("cpu" + std::to_string(cpu)), m_buffers.front().rb.get()};
+}
+
+void Platform::build_writers() {
+    const uint64_t sample_type = sample_type_bits(m_sc.sample_type);
+    uint64_t next_id = 1;
+    for (const config::Writer& w : m_sc.writers) {
+        RecordWriterParams p;
+        p.kind = record_kind(w.record);
+        p.context = exec_context(w.context);
+        p.arrivals.kind = arrival_kind(w.arrival);
+        p.arrivals.rate_hz = w.rate_hz;
+        p.arrivals.start = w.start_ps;
+        p.arrivals.burst_size = w.burst_size;
+        p.arrivals.burst_spacing = w.burst_spacing_ps;
+        p.stop = m_sc.duration_ps;
+        p.sample_size = w.size;
+        p.write_time = w.write_time_ps;
+        p.sample_type = sample_type;
+        p.sample_id_all = m_sc.sample_id_all;
+        p.pid = kWorkloadPid;
+        p.period = 100000; // a cycles event with -c 100000
+
+        if (m_sc.deployment == Deployment::per_thread) {
+            const std::string name = w.name;
+            p.seed = derive_seed(m_sc.seed, "writer." + name);
+            p.event_id = next_id++;
+            p.tid = kWorkloadPid;
+            m_writers.push_back(std::make_unique<RecordWriter>(
+                name.c_str(), p, [this] { return task_target(); }));
+            continue;
+        }
+        for (unsigned i = 0; i < m_traced.size(); ++i) {
+            const unsigned cpu = m_traced[i];
+            const std::string name = w.name + "_cpu" + std::to_string(cpu);
+            p.seed = derive_seed(m_sc.seed, "writer." + name);
+            p.event_id = next_id++;
+            p.tid = kWorkloadPid + cpu;
+            WriteTarget t{&m_cpus[cpu], &m_memory.agent("cpu" + std::to_string(cpu)),
+                          m_buffers[i].rb.get()};
+            m_writers.push_back(
+                std::make_unique<RecordWriter>(name.c_str(), p, [t] { return t; }));
+        }
+    }
+}
+
+void Platform::build_consumer() {
+    PerfConsumerParams p;
+    p.reader = m_sc.reader == config::Reader::push ? ReaderKind::push : ReaderKind::libperf;
+    p.wakeup_latency = m_sc.wakeup_latency_ps;
+    p.per_record_cost = m_sc.per_record_cost_ps;
+    p.copy_bandwidth = m_sc.copy_bandwidth;
+    p.write_bandwidth = m_sc.write_bandwidth;
+    p.poll_timeout = m_sc.poll_timeout_ps;
+    p.mmap_flush = m_sc.mmap_flush;
+    p.snapshot_every = m_sc.snapshot_every_ps;
+    p.workload_end = m_sc.duration_ps;
+    for (const auto& w : m_sc.pauses) p.pauses.push_back({w.at_ps, w.length_ps});
+
+    // No MMU yet: the consumer sees the buffers at their kernel addresses.
+    std::vector<ConsumerMmap> mmaps;
+    for (BufferSlot& b : m_buffers) {
+        ConsumerMmap m;
+        m.rb = b.rb.get();
+        m.wakeup = b.wakeup.get();
+        m.stats = &b.stats;
+        m.user_page = b.rb->params().user_page;
+        m.data = b.rb->params().data;
+        m.data_size = b.rb->data_size();
+        m.overwrite = b.rb->params().overwrite;
+        m.backward = b.rb->params().backward;
+        mmaps.push_back(m);
+    }
+    MemoryPort& mem = m_memory.agent("cpu" + std::to_string(m_sc.consumer_cpu));
+    m_consumer = std::make_unique<PerfConsumer>("consumer", p, mem, std::move(mmaps), *m_checker,
+                                                [this] {
+                                                    m_checker->finish();
+                                                    m_finished = true;
+                                                    sc_core::sc_stop();
+                                                });
+}
+
+} // namespace ringsim::platform

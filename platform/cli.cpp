@@ -1,0 +1,191 @@
+#include "platform/cli.h"
+
+#include "models/common/types.h"
+#include "platform/builder.h"
+#include "platform/config/loader.h"
+#include "platform/config/params.h"
+#include "platform/output.h"
+
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <systemc>
+
+#ifndef RINGSIM_VERSION
+#define RINGSIM_VERSION "unknown"
+#endif
+
+namespace ringsim::platform {
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kExitOk = 0, kExitBadInput = 2, kExitModelError = 3;
+
+const char* const kUsage =
+    "usage: ringsim COMMAND [ARGS]\n"
+    "\n"
+    "A SystemC co-simulator of the Linux perf ring buffer.\n"
+    "\n"
+    "commands:\n"
+    "  run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
+    "                      simulate; write DIR/stats.json and DIR/run.json, print a summary\n"
+    "  validate SCENARIO [--set PATH=VALUE]...\n"
+    "                      check a scenario and its overrides, report every error\n"
+    "  params              every scenario key with its type or unit, default and description\n"
+    "  stats               every statistic of stats.json with its unit and description\n"
+    "  --help, --version\n"
+    "\n"
+    "PATH is a dotted key (session.data_pages, workload.writers.0.rate) or a JSON pointer;\n"
+    "VALUE is JSON, or a plain string (--set duration=5ms).\n"
+    "exit codes: 0 done, 2 bad scenario, override or flag, 3 model error.\n";
+
+struct Args {
+    std::string scenario;
+    std::vector<std::string> sets;
+    std::optional<uint64_t> seed;
+    std::string out = "ringsim-out";
+};
+
+// Parses the arguments after the command; false (after saying why) on a bad flag.
+bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bool with_run,
+                Args& a) {
+    po::options_description opts;
+    opts.add_options()("set", po::value<std::vector<std::string>>(&a.sets)->composing(),
+                       "override a scenario key")("scenario", po::value<std::string>(&a.scenario));
+    if (with_run)
+        opts.add_options()("seed", po::value<uint64_t>(), "master seed")(
+            "out", po::value<std::string>(&a.out), "output directory");
+    po::positional_options_description pos;
+    pos.add("scenario", 1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(argv).options(opts).positional(pos).run(), vm);
+        po::notify(vm);
+        if (vm.count("seed")) a.seed = vm["seed"].as<uint64_t>();
+    } catch (const po::error& e) {
+        std::cerr << "ringsim " << cmd << ": " << e.what() << "\n" << kUsage;
+        return false;
+    }
+    if (a.scenario.empty()) {
+        std::cerr << "ringsim " << cmd << ": expected a SCENARIO file\n" << kUsage;
+        return false;
+    }
+    return true;
+}
+
+std::optional<config::Scenario> load(const Args& a, nlohmann::json& effective) {
+    auto r = config::load_scenario_file(a.scenario, a.sets, a.seed);
+    for (const auto& e : r.errors)
+        std::cerr << "ringsim: error: " << a.scenario << ": " << e.message() << "\n";
+    if (!r.errors.empty())
+        std::cerr << "ringsim: " << r.errors.size() << " error(s) in " << a.scenario << "\n";
+    effective = std::move(r.effective);
+    return r.scenario;
+}
+
+bool write_json(const std::filesystem::path& file, const nlohmann::json& j) {
+    std::ofstream f(file);
+    f << j.dump(2) << "\n";
+    return bool(f);
+}
+
+int cmd_run(const Args& a) {
+    nlohmann::json effective;
+    const auto scenario = load(a, effective);
+    if (!scenario) return kExitBadInput;
+
+    std::error_code ec;
+    std::filesystem::create_directories(a.out, ec);
+    if (ec) {
+        std::cerr << "ringsim run: cannot create output directory " << a.out << ": "
+                  << ec.message() << "\n";
+        return kExitBadInput;
+    }
+
+    const auto wall0 = std::chrono::steady_clock::now();
+    Platform top("top", *scenario);
+    sc_core::sc_start();
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall0;
+
+    RunInfo info;
+    info.scenario_path = a.scenario;
+    info.seed = scenario->seed;
+    info.effective = effective;
+    info.sim_time_ps = sc_core::sc_time_stamp().value();
+    info.wall_seconds = wall.count();
+    info.delta_cycles = sc_core::sc_delta_count();
+
+    const std::filesystem::path dir(a.out);
+    if (!write_json(dir / "stats.json", stats_json(top)) ||
+        !write_json(dir / "run.json", run_json(top, info))) {
+        std::cerr << "ringsim run: cannot write into " << a.out << "\n";
+        return kExitBadInput;
+    }
+    print_summary(std::cout, top, info);
+    std::cout << "ringsim: wrote " << (dir / "stats.json").string() << " and "
+              << (dir / "run.json").string() << "\n";
+    return top.finished() ? kExitOk : kExitModelError;
+}
+
+int cmd_validate(const Args& a) {
+    nlohmann::json effective;
+    if (!load(a, effective)) return kExitBadInput;
+    std::cout << "ringsim: " << a.scenario << " is valid\n";
+    return kExitOk;
+}
+
+} // namespace
+
+int run_cli(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::cerr << kUsage;
+        return kExitBadInput;
+    }
+    const std::string cmd = args.front();
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    try {
+        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+            std::cout << kUsage;
+            return kExitOk;
+        }
+        if (cmd == "--version") {
+            std::cout << "ringsim " << RINGSIM_VERSION << " (SystemC "
+                      << sc_core::sc_release() << ")\n";
+            return kExitOk;
+        }
+        if ((cmd == "params" || cmd == "stats") && !rest.empty()) {
+            std::cerr << "ringsim " << cmd << ": takes no arguments, found '" << rest.front()
+                      << "'\n";
+            return kExitBadInput;
+        }
+        if (cmd == "params") {
+            config::print_params(std::cout);
+            return kExitOk;
+        }
+        if (cmd == "stats") {
+            print_stat_defs(std::cout);
+            return kExitOk;
+        }
+        if (cmd == "run" || cmd == "validate") {
+            Args a;
+            if (!parse_args(cmd, rest, cmd == "run", a)) return kExitBadInput;
+            return cmd == "run" ? cmd_run(a) : cmd_validate(a);
+        }
+    } catch (const models::ModelError& e) {
+        std::cerr << "ringsim: model error: " << e.what() << "\n";
+        return kExitModelError;
+    } catch (const std::exception& e) {
+        std::cerr << "ringsim: model error: " << e.what() << "\n";
+        return kExitModelError;
+    }
+    std::cerr << "ringsim: unknown command '" << cmd << "'\n" << kUsage;
+    return kExitBadInput;
+}
+
+} // namespace ringsim::platform

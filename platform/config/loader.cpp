@@ -1,0 +1,926 @@
+// Scenario loading: parse, apply --set overrides, check every key against the parameter
+// table, fill defaults, check the kernel's cross-key rules, convert to the typed Scenario.
+// Every step collects errors instead of stopping, so one run shows every mistake.
+#include "platform/config/loader.h"
+
+#include "models/kernel/perf_abi.h"
+#include "platform/config/params.h"
+#include "platform/config/units.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <utility>
+
+namespace ringsim::config {
+
+namespace perf = ringsim::models::perf;
+using nlohmann::json;
+
+std::string ConfigError::message() const {
+    return pointer + ": expected " + expected + ", found " + found;
+}
+
+namespace {
+
+using K = ParamKind;
+
+// ---- pointers ------------------------------------------------------------------------
+
+std::string escape_token(const std::string& key) {
+    std::string out;
+    for (char c : key)
+        out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+    return out;
+}
+
+std::vector<std::string> split_pointer(const std::string& pointer) {
+    std::vector<std::string> tokens;
+    size_t i = 0;
+    while (i < pointer.size()) {
+        const size_t next = std::min(pointer.find('/', i + 1), pointer.size());
+        tokens.push_back(pointer.substr(i + 1, next - i - 1));
+        i = next;
+    }
+    return tokens;
+}
+
+// An array index as JSON pointers write it: digits, no leading zero.
+bool is_index(const std::string& token) {
+    return !token.empty() && token.size() < 10 && (token == "0" || token[0] != '0') &&
+           std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string join_keys(const std::vector<const Param*>& rows) {
+    std::string out;
+    for (const Param* p : rows) {
+        const std::string& path = p->path;
+        out += (out.empty() ? "" : ", ") + path.substr(path.rfind('/') + 1);
+    }
+    return out;
+}
+
+// The value as the user wrote it, cut short so a misplaced object cannot flood the output.
+std::string json_text(const json& v) {
+    std::string text = v.dump();
+    return text.size() <= 80 ? text : text.substr(0, 77) + "...";
+}
+
+// Document order: keys in table order, array elements by index; unknown keys after the
+// known ones. A stable sort then keeps several errors on one pointer in the order found.
+size_t rank_of(const std::string& pattern) {
+    const auto& table = params();
+    for (size_t i = 0; i < table.size(); ++i)
+        if (table[i].path == pattern) return i;
+    return table.size();
+}
+
+bool pointer_less(const std::string& a, const std::string& b) {
+    const auto ta = split_pointer(a), tb = split_pointer(b);
+    std::string pattern;
+    for (size_t i = 0; i < std::min(ta.size(), tb.size()); ++i) {
+        if (ta[i] != tb[i]) {
+            if (is_index(ta[i]) && is_index(tb[i])) return std::stoul(ta[i]) < std::stoul(tb[i]);
+            const size_t ra = rank_of(pattern + "/" + ta[i]), rb = rank_of(pattern + "/" + tb[i]);
+            return ra != rb ? ra < rb : ta[i] < tb[i];
+        }
+        pattern += "/" + (is_index(ta[i]) ? "*" : ta[i]);
+    }
+    return ta.size() < tb.size();
+}
+
+// ---- errors --------------------------------------------------------------------------
+
+class Errors {
+public:
+    void add(std::string pointer, std::string expected, std::string found) {
+        m_bad.insert(pointer);
+        m_list.push_back({std::move(pointer), std::move(expected), std::move(found)});
+    }
+    // True when the value at `pointer`, or anything inside it, was reported: later rules
+    // skip it rather than pile a second, confusing error on the same mistake.
+    bool bad(const std::string& pointer) const {
+        if (m_bad.count(pointer) != 0) return true;
+        const std::string inside = pointer + "/";
+        const auto it = m_bad.lower_bound(inside); // pointers inside sort right after it
+        return it != m_bad.end() && it->rfind(inside, 0) == 0;
+    }
+    bool empty() const { return m_list.empty(); }
+    std::vector<ConfigError> sorted() && {
+        std::stable_sort(m_list.begin(), m_list.end(), [](const auto& x, const auto& y) {
+            return pointer_less(x.pointer, y.pointer);
+        });
+        return std::move(m_list);
+    }
+
+private:
+    std::vector<ConfigError> m_list;
+    std::set<std::string> m_bad;
+};
+
+// ---- parsing -------------------------------------------------------------------------
+
+// nlohmann keeps the last of two equal keys silently; a strict loader reports it. The parser
+// callback sees keys as they stream by, so this tracks the pointer of the current value.
+class DuplicateKeys {
+public:
+    explicit DuplicateKeys(Errors& errors) : m_errors(errors) {}
+
+    bool operator()(int, json::parse_event_t event, json& parsed) {
+        switch (event) {
+        case json::parse_event_t::object_start:
+            m_stack.push_back({false, 0, {}, {}});
+            break;
+        case json::parse_event_t::array_start:
+            m_stack.push_back({true, 0, {}, {}});
+            break;
+        case json::parse_event_t::key:
+            on_key(parsed.get<std::string>());
+            break;
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            m_stack.pop_back();
+            element_done();
+            break;
+        case json::parse_event_t::value:
+            element_done();
+            break;
+        }
+        return true;
+    }
+
+private:
+    struct Frame {
+        bool array;
+        size_t index;
+        std::string key;
+        std::set<std::string> keys;
+    };
+
+    void on_key(const std::string& key) {
+        Frame& frame = m_stack.back();
+        frame.key = key;
+        if (frame.keys.insert(key).second) return;
+        std::string pointer;
+        for (const Frame& f : m_stack)
+            pointer += "/" + (f.array ? std::to_string(f.index) : escape_token(f.key));
+        m_errors.add(pointer, "each key at most once in an object", "\"" + key + "\" again");
+    }
+    void element_done() {
+        if (!m_stack.empty() && m_stack.back().array) ++m_stack.back().index;
+    }
+
+    Errors& m_errors;
+    std::vector<Frame> m_stack;
+};
+
+std::optional<json> parse_document(const std::string& text, const std::string& origin,
+                                   Errors& errors) {
+    try {
+        DuplicateKeys duplicates(errors);
+        return json::parse(text, std::ref(duplicates));
+    } catch (const json::parse_error& e) {
+        std::string what = e.what();
+        // Drop "[json.exception.parse_error.101] "; keep the line, column and byte.
+        if (const size_t close = what.find("] "); close != std::string::npos)
+            what = what.substr(close + 2);
+        errors.add("", "valid JSON",
+                   origin + ": " + what + " (byte " + std::to_string(e.byte) + ")");
+        return std::nullopt;
+    }
+}
+
+// ---- --set overrides -----------------------------------------------------------------
+
+// "workload.writers[0].rate" or "workload.writers.0.rate" -> "/workload/writers/0/rate".
+std::string set_path_to_pointer(const std::string& path) {
+    if (!path.empty() && path[0] == '/') return path;
+    std::string pointer = "/";
+    for (char c : path) {
+        if (c == '.' || c == '[')
+            pointer += pointer.back() == '/' ? "" : "/";
+        else if (c != ']')
+            pointer += c == '~' ? "~0" : std::string(1, c);
+    }
+    return pointer;
+}
+
+// Checks that a --set pointer names a table key, or an element of a list key.
+bool check_set_pointer(const std::string& pointer, const std::string& set, Errors& errors) {
+    const auto tokens = split_pointer(pointer);
+    const std::string in_set = " (in --set " + set + ")";
+    std::string pattern;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const Param* parent = find_param(pattern);
+        const K kind = parent ? parent->kind : K::object;
+        const std::string& token = tokens[i];
+        if (kind == K::object_array || kind == K::integer_list || kind == K::enum_list) {
+            if (!is_index(token)) {
+                errors.add(pointer, "an element index of " + dotted_key(pattern),
+                           json(token).dump() + in_set);
+                return false;
+            }
+            if (kind == K::object_array) { // element rows are "<path>/*/<key>"
+                pattern += "/*";
+                continue;
+            }
+            if (i + 1 == tokens.size()) return true;
+            errors.add(pointer, "a path that stops at " + dotted_key(pattern) + "." + token,
+                       json(tokens[i + 1]).dump() + " after it" + in_set);
+            return false;
+        }
+        if (kind != K::object) {
+            errors.add(pointer,
+                       "a path that stops at " + dotted_key(pattern) + ", which holds no keys",
+                       json(token).dump() + " after it" + in_set);
+            return false;
+        }
+        pattern += "/" + token;
+        if (find_param(pattern) == nullptr) {
+            const std::string siblings = pattern.substr(0, pattern.rfind('/'));
+            errors.add(pointer, "one of the keys " + join_keys(child_params(siblings)),
+                       "unknown key \"" + token + "\"" + in_set);
+            return false;
+        }
+    }
+    return !tokens.empty();
+}
+
+// nlohmann would pad a far index with nulls; say what is wrong instead.
+bool check_set_indices(const json& doc, const std::string& pointer, Errors& errors) {
+    const json* node = &doc;
+    for (const std::string& token : split_pointer(pointer)) {
+        // A missing list is created empty, so only its index 0 can be set.
+        const size_t size = node != nullptr && node->is_array() ? node->size() : 0;
+        const bool list = node == nullptr || node->is_array();
+        if (list && is_index(token) && std::stoul(token) > size) {
+            const std::string n = std::to_string(size);
+            errors.add(pointer, "an index below " + n + ", or " + n + " to append", token);
+            return false;
+        }
+        if (node == nullptr) continue;
+        if (node->is_array() && is_index(token))
+            node = std::stoul(token) < size ? &(*node)[std::stoul(token)] : nullptr;
+        else if (node->is_object() && node->contains(token))
+            node = &(*node)[token];
+        else
+            node = nullptr;
+    }
+    return true;
+}
+
+void apply_set(json& doc, const std::string& set, Errors& errors) {
+    const size_t eq = set.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        errors.add("", "PATH=VALUE", "--set " + json(set).dump());
+        return;
+    }
+    const std::string pointer = set_path_to_pointer(set.substr(0, eq));
+    if (!check_set_pointer(pointer, set, errors) || !check_set_indices(doc, pointer, errors))
+        return;
+    json value = json::parse(set.substr(eq + 1), nullptr, false);
+    if (value.is_discarded()) value = set.substr(eq + 1); // --set duration=5ms
+    try {
+        doc[json::json_pointer(pointer)] = std::move(value);
+    } catch (const json::exception&) {
+        errors.add(pointer, "a path through objects and arrays of the scenario",
+                   "a value of another type on the way (in --set " + set + ")");
+    }
+}
+
+// ---- per-key checks ------------------------------------------------------------------
+
+std::string noun(K kind) {
+    switch (kind) {
+    case K::integer:
+        return "an integer";
+    case K::size:
+        return "a size";
+    case K::time:
+        return "a time";
+    case K::frequency:
+        return "a frequency";
+    case K::bandwidth:
+        return "a bandwidth";
+    default:
+        return "a value";
+    }
+}
+
+// "an integer in 1..64", "a time > 0".
+std::string bounded_noun(const Param& p) {
+    const std::string bounds = param_bounds_text(p);
+    if (bounds.empty()) return noun(p.kind);
+    return noun(p.kind) + (p.min && p.max ? " in " : " ") + bounds;
+}
+
+bool in_bounds(const Param& p, double v) {
+    if (p.min && (p.min_exclusive ? v <= *p.min : v < *p.min)) return false;
+    return !(p.max && v > *p.max);
+}
+
+std::string quoted_list(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items)
+        out += (out.empty() ? "" : ", ") + json(item).dump();
+    return out;
+}
+
+// What a missing or mistyped value should have been.
+std::string expected_text(const Param& p) {
+    switch (p.kind) {
+    case K::integer:
+        return bounded_noun(p);
+    case K::boolean:
+        return "true or false";
+    case K::string:
+        return "a non-empty string";
+    case K::enumeration:
+        return "one of " + quoted_list(p.choices);
+    case K::size:
+        return kSizeSyntax;
+    case K::time:
+        return kTimeSyntax;
+    case K::frequency:
+        return kFrequencySyntax;
+    case K::bandwidth:
+        return kBandwidthSyntax;
+    case K::integer_list:
+        return "a list of integers";
+    case K::enum_list:
+        return "a list of names from " + quoted_list(p.choices);
+    case K::object_array:
+        return p.min_items > 0 ? "a list of at least " + std::to_string(p.min_items) + " object"
+                               : "a list of objects";
+    case K::object:
+        return "an object";
+    }
+    return "";
+}
+
+class Validator {
+public:
+    explicit Validator(Errors& errors) : m_errors(errors) {}
+
+    void members(const json& object, const std::string& pointer, const std::string& pattern) {
+        const auto children = child_params(pattern);
+        for (const auto& [name, value] : object.items()) {
+            const std::string child = pointer + "/" + escape_token(name);
+            const Param* p = find_param(pattern + "/" + name);
+            if (p == nullptr)
+                m_errors.add(child, "one of the keys " + join_keys(children),
+                             "unknown key \"" + name + "\"");
+            else
+                value_of(value, child, *p);
+        }
+        for (const Param* p : children) {
+            const std::string name = p->path.substr(p->path.rfind('/') + 1);
+            if (object.contains(name)) continue;
+            if (p->default_kind == DefaultKind::required)
+                m_errors.add(pointer + "/" + name, expected_text(*p), "nothing");
+            else if (p->kind == K::object) // a missing section may still hide required keys
+                members(json::object(), pointer + "/" + name, p->path);
+        }
+    }
+
+private:
+    void value_of(const json& v, const std::string& pointer, const Param& p) {
+        switch (p.kind) {
+        case K::object:
+            if (v.is_object()) return members(v, pointer, p.path);
+            fail(pointer, expected_text(p), v);
+            return;
+        case K::object_array:
+            return object_array(v, pointer, p);
+        case K::integer_list:
+        case K::enum_list:
+            return list(v, pointer, p);
+        default:
+            scalar(v, pointer, p);
+        }
+    }
+
+    void object_array(const json& v, const std::string& pointer, const Param& p) {
+        if (!v.is_array() || v.size() < p.min_items) {
+            fail(pointer, expected_text(p), v);
+            return;
+        }
+        for (size_t i = 0; i < v.size(); ++i) {
+            const std::string element = pointer + "/" + std::to_string(i);
+            if (!v[i].is_object())
+                fail(element, "an object", v[i]);
+            else
+                members(v[i], element, p.path + "/*");
+        }
+    }
+
+    void list(const json& v, const std::string& pointer, const Param& p) {
+        if (!v.is_array()) {
+            fail(pointer, expected_text(p), v);
+            return;
+        }
+        Param item = p;
+        item.kind = p.kind == K::integer_list ? K::integer : K::enumeration;
+        for (size_t i = 0; i < v.size(); ++i) {
+            const std::string element = pointer + "/" + std::to_string(i);
+            if (!scalar(v[i], element, item)) continue;
+            const auto first = std::find(v.begin(), v.end(), v[i]);
+            if (p.unique_items && first != v.begin() + static_cast<std::ptrdiff_t>(i))
+                fail(element,
+                     "each value once (it is already at index " +
+                         std::to_string(first - v.begin()) + ")",
+                     v[i]);
+        }
+    }
+
+    // Checks one scalar; true when it is valid.
+    bool scalar(const json& v, const std::string& pointer, const Param& p) {
+        switch (p.kind) {
+        case K::integer:
+            return integer(v, pointer, p);
+        case K::boolean:
+            return v.is_boolean() || fail(pointer, expected_text(p), v);
+        case K::string:
+            return (v.is_string() && !v.get<std::string>().empty()) ||
+                   fail(pointer, expected_text(p), v);
+        case K::enumeration:
+            return (v.is_string() &&
+                    std::count(p.choices.begin(), p.choices.end(), v.get<std::string>()) == 1) ||
+                   fail(pointer, expected_text(p), v);
+        case K::size:
+            return quantity(v, pointer, p, parse_size);
+        case K::time:
+            return quantity(v, pointer, p, parse_time);
+        case K::frequency:
+            return quantity(v, pointer, p, parse_frequency);
+        case K::bandwidth:
+            return quantity(v, pointer, p, parse_bandwidth);
+        default:
+            return false;
+        }
+    }
+
+    bool integer(const json& v, const std::string& pointer, const Param& p) {
+        if (!v.is_number_integer()) return fail(pointer, expected_text(p), v);
+        const bool negative = !v.is_number_unsigned() && v.get<int64_t>() < 0;
+        const double d = negative ? static_cast<double>(v.get<int64_t>())
+                                  : static_cast<double>(v.get<uint64_t>());
+        const uint64_t u = negative ? 0 : v.get<uint64_t>();
+        const bool pow2_ok = !p.power_of_two || (u != 0 && (u & (u - 1)) == 0);
+        if (in_bounds(p, d) && pow2_ok) return true;
+        std::string expected =
+            p.power_of_two ? "a power of two in " + param_bounds_text(p) : bounded_noun(p);
+        if (!p.rule.empty()) expected += " (" + p.rule + ")";
+        return fail(pointer, expected, v);
+    }
+
+    template <typename Parse>
+    bool quantity(const json& v, const std::string& pointer, const Param& p, Parse parse) {
+        if (!v.is_string()) return fail(pointer, expected_text(p), v);
+        const auto parsed = parse(v.get<std::string>());
+        if (!parsed) return fail(pointer, parsed.error, v);
+        const double value = static_cast<double>(*parsed.value);
+        if (!p.choices.empty()) {
+            const bool listed = std::any_of(p.choices.begin(), p.choices.end(), [&](auto& c) {
+                const auto choice = parse(c);
+                return choice && static_cast<double>(*choice.value) == value;
+            });
+            if (!listed) return fail(pointer, "one of " + quoted_list(p.choices), v);
+        }
+        return in_bounds(p, value) || fail(pointer, bounded_noun(p), v);
+    }
+
+    bool fail(const std::string& pointer, const std::string& expected, const json& v) {
+        m_errors.add(pointer, expected, json_text(v));
+        return false;
+    }
+
+    Errors& m_errors;
+};
+
+// ---- typed reads of checked values ---------------------------------------------------
+
+// Reads values that passed the per-key checks; empty when absent or reported, so a
+// cross-key rule never fires on top of an earlier error.
+class Values {
+public:
+    Values(const json& doc, const Errors& errors) : m_doc(doc), m_errors(errors) {}
+
+    const json* at(const std::string& pointer) const {
+        if (m_errors.bad(pointer)) return nullptr;
+        const json::json_pointer p(pointer);
+        return m_doc.contains(p) ? &m_doc.at(p) : nullptr;
+    }
+    std::optional<uint64_t> integer(const std::string& pointer) const {
+        const json* v = at(pointer);
+        // Table defaults are signed JSON integers; parsed non-negative numbers are unsigned.
+        if (v == nullptr || !v->is_number_integer()) return std::nullopt;
+        if (!v->is_number_unsigned() && v->get<int64_t>() < 0) return std::nullopt;
+        return v->get<uint64_t>();
+    }
+    std::optional<std::string> text(const std::string& pointer) const {
+        const json* v = at(pointer);
+        if (v == nullptr || !v->is_string()) return std::nullopt;
+        return v->get<std::string>();
+    }
+    std::optional<bool> boolean(const std::string& pointer) const {
+        const json* v = at(pointer);
+        if (v == nullptr || !v->is_boolean()) return std::nullopt;
+        return v->get<bool>();
+    }
+    std::optional<uint64_t> size(const std::string& pointer) const {
+        const auto t = text(pointer);
+        return t ? parse_size(*t).value : std::nullopt;
+    }
+    std::optional<uint64_t> time(const std::string& pointer) const {
+        const auto t = text(pointer);
+        return t ? parse_time(*t).value : std::nullopt;
+    }
+    std::optional<double> frequency(const std::string& pointer) const {
+        const auto t = text(pointer);
+        return t ? parse_frequency(*t).value : std::nullopt;
+    }
+    std::optional<double> bandwidth(const std::string& pointer) const {
+        const auto t = text(pointer);
+        return t ? parse_bandwidth(*t).value : std::nullopt;
+    }
+    size_t count(const std::string& pointer) const {
+        const json* v = at(pointer);
+        return v != nullptr && v->is_array() ? v->size() : 0;
+    }
+    // data_pages x page_size, the kernel's data_size.
+    std::optional<uint64_t> data_size() const {
+        const auto pages = integer("/session/data_pages");
+        const auto page = size("/session/page_size");
+        if (!pages || !page) return std::nullopt;
+        return *pages * *page;
+    }
+    // PERF_SAMPLE_* bits of session.sample_type.
+    std::optional<uint64_t> sample_bits() const {
+        const json* v = at("/session/sample_type");
+        if (v == nullptr || !v->is_array()) return std::nullopt;
+        uint64_t bits = 0;
+        for (const json& name : *v)
+            bits |= perf::sample_bit(name.get<std::string>()).value_or(0);
+        return bits;
+    }
+
+private:
+    const json& m_doc;
+    const Errors& m_errors;
+};
+
+// ---- defaults (the one place) --------------------------------------------------------
+
+void fill_static(json& object, const std::string& pattern) {
+    for (const Param* p : child_params(pattern)) {
+        const std::string name = p->path.substr(p->path.rfind('/') + 1);
+        if (!object.contains(name) && p->default_kind == DefaultKind::value)
+            object[name] = p->default_value;
+        if (!object.contains(name)) continue;
+        json& v = object[name];
+        if (p->kind == K::object && v.is_object()) fill_static(v, p->path);
+        if (p->kind == K::object_array && v.is_array())
+            for (json& element : v)
+                if (element.is_object()) fill_static(element, p->path + "/*");
+    }
+}
+
+json* member_object(json& parent, const char* name) {
+    if (!parent.contains(name) || !parent[name].is_object()) return nullptr;
+    return &parent[name];
+}
+
+// Derived defaults, computed only from values that passed their checks.
+void fill_derived(json& eff, const Errors& errors) {
+    const Values r(eff, errors);
+    const auto cpus = r.integer("/platform/cpus");
+    json* consumer = member_object(eff, "consumer");
+    if (consumer != nullptr && !consumer->contains("cpu") && cpus) (*consumer)["cpu"] = *cpus - 1;
+    json* session = member_object(eff, "session");
+    if (session == nullptr) return;
+    const bool listed = session->contains("cpus");
+    if (listed && !((*session)["cpus"].is_array() && (*session)["cpus"].empty())) return;
+    const auto deployment = r.text("/session/deployment");
+    const auto consumer_cpu = r.integer("/consumer/cpu");
+    if (!cpus || !deployment || !consumer_cpu || *consumer_cpu >= *cpus) return;
+    json traced = json::array();
+    for (uint64_t c = 0; c < *cpus; ++c)
+        if (c != *consumer_cpu || *deployment == "system-wide") traced.push_back(c);
+    (*session)["cpus"] = traced;
+}
+
+json fill_defaults(const json& doc, const Errors& errors) {
+    json eff = doc;
+    if (!eff.is_object()) return eff;
+    fill_static(eff, "");
+    fill_derived(eff, errors);
+    return eff;
+}
+
+// ---- cross-key kernel rules ----------------------------------------------------------
+
+class CrossChecks {
+public:
+    CrossChecks(const json& eff, Errors& errors) : m_eff(eff), m_errors(errors) {}
+
+    void run() {
+        cpu_ids();
+        watermark();
+        pauses();
+        migration_and_snapshots();
+        mmap_flush();
+        writers();
+    }
+
+private:
+    Values r() const { return Values(m_eff, m_errors); }
+
+    void error(const std::string& pointer, const std::string& expected) {
+        m_errors.add(pointer, expected, json_text(m_eff.at(json::json_pointer(pointer))));
+    }
+
+    void cpu_ids() {
+        const auto cpus = r().integer("/platform/cpus");
+        if (!cpus) return;
+        const std::string below = "a CPU id below platform.cpus (" + std::to_string(*cpus) + ")";
+        if (const auto c = r().integer("/consumer/cpu"); c && *c >= *cpus)
+            error("/consumer/cpu", below);
+        if (r().at("/session/cpus") == nullptr) return;
+        const size_t n = r().count("/session/cpus");
+        for (size_t i = 0; i < n; ++i) {
+            const std::string element = "/session/cpus/" + std::to_string(i);
+            if (const auto c = r().integer(element); c && *c >= *cpus) error(element, below);
+        }
+        if (n == 0 && r().integer("/consumer/cpu") && r().text("/session/deployment"))
+            error("/session/cpus",
+                  "at least one traced CPU (the default, every CPU but the consumer's, leaves "
+                  "none: list session.cpus or raise platform.cpus)");
+    }
+
+    void watermark() {
+        const auto data = r().data_size();
+        const auto mark = r().size("/session/wakeup_watermark");
+        if (data && mark && *mark >= *data)
+            error("/session/wakeup_watermark",
+                  "a size below the data buffer, data_pages x page_size = " + format_size(*data) +
+                      " (watermark larger than the buffer: no wakeup would ever fire)");
+        const auto events = r().integer("/session/wakeup_events");
+        if (mark && events && *mark != 0 && *events != 0)
+            error("/session/wakeup_events",
+                  "0 when session.wakeup_watermark is set (wakeup_events and wakeup_watermark "
+                  "share a union in perf_event_attr)");
+    }
+
+    void pauses() {
+        uint64_t previous_end = 0;
+        for (size_t i = 0; i < r().count("/session/pause"); ++i) {
+            const std::string window = "/session/pause/" + std::to_string(i);
+            const auto at = r().time(window + "/at");
+            const auto length = r().time(window + "/length");
+            if (!at || !length) return;
+            if (i > 0 && *at < previous_end)
+                error(window + "/at", "a time at or after " + format_time(previous_end) +
+                                          ", the end of the previous pause window (windows "
+                                          "must be sorted and must not overlap)");
+            previous_end = *at + std::min(*length, UINT64_MAX - *at);
+        }
+    }
+
+    void migration_and_snapshots() {
+        const auto deployment = r().text("/session/deployment");
+        const auto migrate = r().time("/session/migrate_every");
+        if (deployment && migrate && *migrate != 0 && *deployment != "per-thread")
+            error("/session/migrate_every",
+                  "\"0s\" unless session.deployment is \"per-thread\" (only a per-thread event "
+                  "follows its task from CPU to CPU)");
+        const auto overwrite = r().boolean("/session/overwrite");
+        const auto backward = r().boolean("/session/write_backward");
+        if (overwrite && backward && *backward && !*overwrite)
+            error("/session/write_backward",
+                  "false unless session.overwrite is true (perf reads a write_backward buffer "
+                  "only through a read-only, overwrite mapping: libperf's md->overwrite)");
+        const auto snapshot = r().time("/consumer/snapshot_every");
+        if (overwrite && snapshot && *snapshot != 0 && !*overwrite)
+            error("/consumer/snapshot_every",
+                  "\"0s\" unless session.overwrite is true (only overwrite buffers are read in "
+                  "snapshots)");
+    }
+
+    void mmap_flush() {
+        const auto data = r().data_size();
+        const auto flush = r().size("/consumer/mmap_flush");
+        if (data && flush && *flush > *data / 4)
+            error("/consumer/mmap_flush", "a size of at most a quarter of the data buffer, " +
+                                              format_size(*data / 4) +
+                                              " (perf record caps --mmap-flush there)");
+    }
+
+    void writers() {
+        std::vector<std::string> names;
+        for (size_t i = 0; i < r().count("/workload/writers"); ++i) {
+            const std::string w = "/workload/writers/" + std::to_string(i);
+            const auto name = r().text(w + "/name");
+            if (name) {
+                const auto it = std::find(names.begin(), names.end(), *name);
+                if (it != names.end())
+                    error(w + "/name", "a writer name not used before (writer " +
+                                           std::to_string(it - names.begin()) + " has it)");
+            }
+            if (name && name->find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+                            std::string::npos)
+                error(w + "/name", "a name of letters, digits, '_' and '-' (it names the "
+                                   "writer's SystemC process)");
+            names.push_back(name.value_or(""));
+            if (r().text(w + "/record") == std::optional<std::string>("sample"))
+                sample_size(w + "/size");
+        }
+    }
+
+    void sample_size(const std::string& pointer) {
+        const auto size = r().size(pointer);
+        const auto bits = r().sample_bits();
+        if (!size || !bits) return;
+        const uint64_t fixed = perf::sample_fixed_size(*bits);
+        if (perf::sample_size_exact(*bits, *size) == 0) {
+            const uint64_t fields = (fixed - perf::kHeaderSize) / 8;
+            return error(pointer,
+                         "a sample size the sample_type fields can build: exactly the fixed part "
+                         "of " +
+                             format_size(fixed) + " (8B header + " + std::to_string(fields) +
+                             " fields of 8B), or at least " + format_size(fixed + 8) +
+                             " and a multiple of 8 up to 65528B (PERF_SAMPLE_RAW fills the "
+                             "rest)");
+        }
+        const auto data = r().data_size();
+        const auto id_all = r().boolean("/session/sample_id_all");
+        if (!data || !id_all) return;
+        // After a loss the kernel writes PERF_RECORD_LOST (plus sample_id) in the same
+        // reservation as the record; CIRC_SPACE keeps one byte free (R1, R5).
+        const uint64_t lost = perf::kLostRecordSize + (*id_all ? perf::id_header_size(*bits) : 0);
+        if (*data > lost && *size <= *data - 1 - lost) return;
+        const uint64_t limit = *data > lost + 1 ? *data - 1 - lost : 0;
+        error(pointer, "a size of at most " + format_size(limit) + ": a record and the " +
+                           format_size(lost) + " PERF_RECORD_LOST before it must fit in the " +
+                           format_size(*data) +
+                           " data buffer, less the byte CIRC_SPACE keeps "
+                           "free, or the record can never be written");
+    }
+
+    const json& m_eff;
+    Errors& m_errors;
+};
+
+// ---- conversion ----------------------------------------------------------------------
+
+template <typename E, size_t N>
+E enum_of(const std::string& name, const std::pair<const char*, E> (&names)[N]) {
+    for (const auto& [n, e] : names)
+        if (name == n) return e;
+    return names[0].second;
+}
+
+Writer to_writer(const Values& r, const std::string& w) {
+    static const std::pair<const char*, RecordKind> records[] = {{"sample", RecordKind::sample},
+                                                                 {"switch", RecordKind::switch_},
+                                                                 {"comm", RecordKind::comm}};
+    static const std::pair<const char*, Context> contexts[] = {{"task", Context::task},
+                                                               {"softirq", Context::softirq},
+                                                               {"irq", Context::irq},
+                                                               {"nmi", Context::nmi}};
+    static const std::pair<const char*, Arrival> arrivals[] = {{"periodic", Arrival::periodic},
+                                                               {"poisson", Arrival::poisson},
+                                                               {"bursty", Arrival::bursty}};
+    Writer out;
+    out.name = *r.text(w + "/name");
+    out.record = enum_of(*r.text(w + "/record"), records);
+    out.context = enum_of(*r.text(w + "/context"), contexts);
+    out.rate_hz = *r.frequency(w + "/rate");
+    out.arrival = enum_of(*r.text(w + "/arrival"), arrivals);
+    out.size = *r.size(w + "/size");
+    out.write_time_ps = *r.time(w + "/write_time");
+    out.burst_size = *r.integer(w + "/burst_size");
+    out.burst_spacing_ps = *r.time(w + "/burst_spacing");
+    out.start_ps = *r.time(w + "/start");
+    return out;
+}
+
+void to_session(const Values& r, const json& eff, Scenario& s) {
+    static const std::pair<const char*, Deployment> deployments[] = {
+        {"per-cpu", Deployment::per_cpu},
+        {"per-thread", Deployment::per_thread},
+        {"system-wide", Deployment::system_wide}};
+    s.deployment = enum_of(*r.text("/session/deployment"), deployments);
+    for (const json& c : eff.at("session").at("cpus"))
+        s.traced_cpus.push_back(c.get<unsigned>());
+    s.page_size = *r.size("/session/page_size");
+    s.data_pages = *r.integer("/session/data_pages");
+    s.overwrite = *r.boolean("/session/overwrite");
+    s.write_backward = *r.boolean("/session/write_backward");
+    s.wakeup_watermark = *r.size("/session/wakeup_watermark");
+    s.wakeup_events = *r.integer("/session/wakeup_events");
+    s.sample_id_all = *r.boolean("/session/sample_id_all");
+    s.sample_type = eff.at("session").at("sample_type").get<std::vector<std::string>>();
+    for (size_t i = 0; i < r.count("/session/pause"); ++i) {
+        const std::string window = "/session/pause/" + std::to_string(i);
+        s.pauses.push_back({*r.time(window + "/at"), *r.time(window + "/length")});
+    }
+    s.migrate_every_ps = *r.time("/session/migrate_every");
+}
+
+void to_consumer(const Values& r, Scenario& s) {
+    static const std::pair<const char*, Reader> readers[] = {{"push", Reader::push},
+                                                             {"libperf", Reader::libperf}};
+    s.consumer_cpu = static_cast<unsigned>(*r.integer("/consumer/cpu"));
+    s.reader = enum_of(*r.text("/consumer/reader"), readers);
+    s.wakeup_latency_ps = *r.time("/consumer/wakeup_latency");
+    s.per_record_cost_ps = *r.time("/consumer/per_record_cost");
+    s.copy_bandwidth = *r.bandwidth("/consumer/copy_bandwidth");
+    s.write_bandwidth = *r.bandwidth("/consumer/write_bandwidth");
+    s.poll_timeout_ps = *r.time("/consumer/poll_timeout");
+    s.mmap_flush = *r.size("/consumer/mmap_flush");
+    s.snapshot_every_ps = *r.time("/consumer/snapshot_every");
+}
+
+// Only called on an error-free effective config, where every key is present and valid.
+Scenario to_scenario(const json& eff) {
+    const Errors none;
+    const Values r(eff, none);
+    Scenario s;
+    s.description = *r.text("/description");
+    s.seed = *r.integer("/seed");
+    s.duration_ps = *r.time("/duration");
+    s.cpus = static_cast<unsigned>(*r.integer("/platform/cpus"));
+    to_session(r, eff, s);
+    s.irq_work_latency_ps = *r.time("/kernel/irq_work_latency");
+    to_consumer(r, s);
+    for (size_t i = 0; i < r.count("/workload/writers"); ++i)
+        s.writers.push_back(to_writer(r, "/workload/writers/" + std::to_string(i)));
+    return s;
+}
+
+LoadResult load_document(std::optional<json> doc, Errors errors,
+                         const std::vector<std::string>& sets,
+                         std::optional<uint64_t> seed_override) {
+    LoadResult result;
+    if (doc) {
+        for (const std::string& set : sets)
+            apply_set(*doc, set, errors);
+        if (seed_override && doc->is_object()) (*doc)["seed"] = *seed_override;
+        if (doc->is_object())
+            Validator(errors).members(*doc, "", "");
+        else
+            errors.add("", "a JSON object of scenario keys", json_text(*doc));
+        result.effective = fill_defaults(*doc, errors);
+        if (result.effective.is_object()) CrossChecks(result.effective, errors).run();
+        if (errors.empty()) result.scenario = to_scenario(result.effective);
+    }
+    result.errors = std::move(errors).sorted();
+    return result;
+}
+
+} // namespace
+
+LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,
+                              std::optional<uint64_t> seed_override, const std::string& origin) {
+    try {
+        Errors errors;
+        auto doc = parse_document(text, origin, errors);
+        return load_document(std::move(doc), std::move(errors), sets, seed_override);
+    } catch (const std::exception& e) {
+        // A bug of ours, not of the scenario; still reported rather than thrown.
+        LoadResult result;
+        result.errors.push_back({"", "a scenario the loader can handle", e.what()});
+        return result;
+    }
+}
+
+LoadResult load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
+                              std::optional<uint64_t> seed_override) {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) {
+        LoadResult result;
+        const std::string why = std::strerror(errno);
+        result.errors.push_back({"", "a readable scenario file", path + " (" + why + ")"});
+        return result;
+    }
+    std::string text;
+    char buffer[65536];
+    size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0)
+        text.append(buffer, n);
+    const int error = std::ferror(file) != 0 ? errno : 0; // EISDIR shows up here
+    std::fclose(file);
+    if (error != 0) {
+        LoadResult result;
+        const std::string why = std::strerror(error);
+        result.errors.push_back({"", "a readable scenario file", path + " (" + why + ")"});
+        return result;
+    }
+    return load_scenario_json(text, sets, seed_override, path);
+}
+
+} // namespace ringsim::config

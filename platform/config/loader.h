@@ -1,0 +1,42 @@
+// The strict scenario loader: JSON file -> --set overrides -> validation against the
+// parameter table (params.h) and the kernel's rules, collecting every error -> defaults
+// filled in one place -> the typed Scenario. It never throws.
+#pragma once
+
+#include "platform/config/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ringsim::config {
+
+// One configuration mistake, located by its JSON pointer.
+struct ConfigError {
+    std::string pointer;  // "/session/data_pages"; "" for the whole document
+    std::string expected; // "a power of two ...", "one of the keys a, b, c"
+    std::string found;    // the JSON text of the value, "nothing", or "unknown key \"x\""
+    // "<pointer>: expected <expected>, found <found>"
+    std::string message() const;
+};
+
+struct LoadResult {
+    std::optional<Scenario> scenario; // empty when errors is not
+    nlohmann::json effective;         // every key present, derived defaults computed
+    std::vector<ConfigError> errors;  // all of them, in document order
+};
+
+// Loads a scenario file. `sets` are "PATH=VALUE" overrides applied in order (PATH dotted,
+// "session.data_pages" or "workload.writers.0.rate", or a JSON pointer); VALUE is JSON if it
+// parses, else a string. `seed_override` replaces /seed after the overrides.
+LoadResult load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
+                              std::optional<uint64_t> seed_override);
+
+// The same from text in memory; `origin` names it in a JSON syntax error.
+LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,
+                              std::optional<uint64_t> seed_override, const std::string& origin);
+
+} // namespace ringsim::config

@@ -1,0 +1,416 @@
+// The scenario parameter table and its two printed forms: the aligned `ringsim params`
+// listing and the Markdown of docs/scenario-reference.md. Rules that involve several keys
+// (watermark below the buffer size, ...) are enforced in loader.cpp; their descriptions
+// live here so that users read them in the reference.
+#include "platform/config/params.h"
+
+#include "platform/config/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <utility>
+
+namespace ringsim::config {
+
+namespace {
+
+using K = ParamKind;
+using nlohmann::json;
+
+Param key(std::string path, ParamKind kind) {
+    Param p;
+    p.path = std::move(path);
+    p.kind = kind;
+    if (kind == K::object) p.default_value = json::object();
+    if (kind == K::object_array || kind == K::integer_list || kind == K::enum_list)
+        p.default_value = json::array();
+    return p;
+}
+
+std::vector<Param> make_table() {
+    const std::vector<std::string> contexts = {"task", "softirq", "irq", "nmi"};
+    return {
+        key("/description", K::string)
+            .required()
+            .desc("What the scenario shows, in a sentence or a paragraph."),
+        key("/seed", K::integer)
+            .def(1)
+            .at_least(0)
+            .desc("Master seed; each component's seed derives from it and the component's name."),
+        key("/duration", K::time)
+            .def("10ms")
+            .above(0)
+            .desc("How long the writers run; the consumer then drains what is left."),
+
+        key("/platform", K::object).desc("The simulated machine."),
+        key("/platform/cpus", K::integer)
+            .def(4)
+            .at_least(1)
+            .at_most(64)
+            .in("CPUs")
+            .desc("Number of CPUs."),
+
+        key("/session", K::object)
+            .desc("The perf session: its events, their ring buffers and perf_event_attr settings."),
+        key("/session/deployment", K::enumeration)
+            .def("per-cpu")
+            .one_of({"per-cpu", "per-thread", "system-wide"})
+            .desc("per-cpu: one buffer per traced CPU; per-thread: one buffer following one "
+                  "task; system-wide: per-cpu on every CPU, the consumer's included."),
+        key("/session/cpus", K::integer_list)
+            .derive("all but the consumer's")
+            .at_least(0)
+            .at_most(63)
+            .unique()
+            .desc("Traced CPU ids, each below platform.cpus. [] derives them: every CPU but the "
+                  "consumer's (system-wide: every CPU; per-thread: the CPUs the task runs on)."),
+        key("/session/page_size", K::size)
+            .def("4KiB")
+            .one_of({"4KiB", "16KiB", "64KiB"})
+            .desc("Page size of the platform and of the buffer mapping."),
+        key("/session/data_pages", K::integer)
+            .def(8)
+            .at_least(1)
+            .at_most(1048576)
+            .pow2()
+            .because("the kernel maps 1 + 2^n pages: the control page, then 2^n data pages")
+            .in("pages")
+            .desc("Data pages per buffer; the kernel maps 1 + 2^n pages (the control page, then "
+                  "2^n data pages)."),
+        key("/session/overwrite", K::boolean)
+            .def(false)
+            .desc(
+                "Map the buffer read-only: the kernel ignores data_tail and overwrites the oldest "
+                "data (perf record --overwrite)."),
+        key("/session/write_backward", K::boolean)
+            .def(false)
+            .desc("attr.write_backward: the head moves down, the newest record comes first."),
+        key("/session/wakeup_watermark", K::size)
+            .def("0B")
+            .desc("attr.wakeup_watermark: wake the consumer every this many bytes produced; 0B = "
+                  "half "
+                  "the data buffer. Must be below the data buffer size."),
+        key("/session/wakeup_events", K::integer)
+            .def(0)
+            .at_least(0)
+            .in("samples")
+            .desc(
+                "attr.wakeup_events: also wake every this many samples; 0 = off. It shares a union "
+                "with wakeup_watermark, so at most one of them is non-zero."),
+        key("/session/sample_id_all", K::boolean)
+            .def(true)
+            .desc("attr.sample_id_all: non-sample records (LOST, SWITCH, COMM) carry the sample_id "
+                  "fields."),
+        key("/session/sample_type", K::enum_list)
+            .def(json::array({"ip", "tid", "time", "id", "cpu", "period"}))
+            .one_of({"identifier", "ip", "tid", "time", "id", "stream_id", "cpu", "period"})
+            .unique()
+            .desc("PERF_SAMPLE_* fields of every sample, lower case without the prefix."),
+        key("/session/pause", K::object_array)
+            .desc(
+                "PERF_EVENT_IOC_PAUSE_OUTPUT windows, sorted and not overlapping; records written "
+                "while paused are lost and counted."),
+        key("/session/pause/*/at", K::time).required().desc("When the window opens."),
+        key("/session/pause/*/length", K::time)
+            .required()
+            .above(0)
+            .desc("How long output stays paused."),
+        key("/session/migrate_every", K::time)
+            .def("0s")
+            .desc("per-thread only: the task moves to the next traced CPU this often; 0s = never."),
+
+        key("/kernel", K::object).desc("Kernel timing."),
+        key("/kernel/irq_work_latency", K::time)
+            .def("2us")
+            .desc("From perf_output_wakeup to the irq_work that wakes the poll waiters."),
+
+        key("/consumer", K::object).desc("The perf-record-like reader of the buffers."),
+        key("/consumer/cpu", K::integer)
+            .derive("the last CPU")
+            .at_least(0)
+            .at_most(63)
+            .desc("CPU the consumer runs on, below platform.cpus; by default platform.cpus - 1."),
+        key("/consumer/reader", K::enumeration)
+            .def("push")
+            .one_of({"push", "libperf"})
+            .desc("push: perf record's bulk copy (perf_mmap__push); libperf: record by record "
+                  "(perf_mmap__read_event)."),
+        key("/consumer/wakeup_latency", K::time)
+            .def("10us")
+            .desc("From POLLIN to the consumer running."),
+        key("/consumer/per_record_cost", K::time).def("50ns").desc("Consumer CPU time per record."),
+        key("/consumer/copy_bandwidth", K::bandwidth)
+            .def("4GB/s")
+            .above(0)
+            .desc("Copying out of the mapping."),
+        key("/consumer/write_bandwidth", K::bandwidth)
+            .def("1GB/s")
+            .above(0)
+            .desc("Writing perf.data."),
+        key("/consumer/poll_timeout", K::time)
+            .def("0s")
+            .desc("poll() timeout; 0s = infinite, perf record's default."),
+        key("/consumer/mmap_flush", K::size)
+            .def("1B")
+            .at_least(1)
+            .desc(
+                "perf record --mmap-flush: read a buffer once this many bytes are unread; at most "
+                "a quarter of the data buffer."),
+        key("/consumer/snapshot_every", K::time)
+            .def("0s")
+            .desc("Overwrite buffers only: read them this often; 0s = only at the end."),
+
+        key("/workload", K::object).desc("What writes records into the buffers."),
+        key("/workload/writers", K::object_array)
+            .required()
+            .items_at_least(1)
+            .desc("Sources of records; at least one."),
+        key("/workload/writers/*/name", K::string)
+            .required()
+            .desc("Writer name, unique among writers."),
+        key("/workload/writers/*/record", K::enumeration)
+            .def("sample")
+            .one_of({"sample", "switch", "comm"})
+            .desc("Record type: PERF_RECORD_SAMPLE, PERF_RECORD_SWITCH or PERF_RECORD_COMM."),
+        key("/workload/writers/*/context", K::enumeration)
+            .def("nmi")
+            .one_of(contexts)
+            .desc(
+                "Context that writes; a higher context nests inside a lower one on the same CPU."),
+        key("/workload/writers/*/rate", K::frequency)
+            .required()
+            .above(0)
+            .desc("Mean records per second per traced CPU."),
+        key("/workload/writers/*/arrival", K::enumeration)
+            .def("periodic")
+            .one_of({"periodic", "poisson", "bursty"})
+            .desc("Arrival process; bursty sends burst_size records burst_spacing apart."),
+        key("/workload/writers/*/size", K::size)
+            .def("64B")
+            .desc("PERF_RECORD_SAMPLE size: the sample_type fixed part, or more in multiples of 8 "
+                  "(PERF_SAMPLE_RAW fills the rest). Ignored for switch and comm records."),
+        key("/workload/writers/*/write_time", K::time)
+            .def("100ns")
+            .desc("Time between reserving a record and publishing it."),
+        key("/workload/writers/*/burst_size", K::integer)
+            .def(1)
+            .at_least(1)
+            .in("records")
+            .desc("bursty: records per burst."),
+        key("/workload/writers/*/burst_spacing", K::time)
+            .def("100ns")
+            .desc("bursty: time between the records of a burst."),
+        key("/workload/writers/*/start", K::time).def("0s").desc("No record before this time."),
+    };
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+    std::string out;
+    for (const auto& item : items)
+        out += (out.empty() ? "" : sep) + item;
+    return out;
+}
+
+// A bound in the kind's own words: "64", "1B", "250ns".
+std::string bound_text(ParamKind kind, double v) {
+    if (v == 0) return "0";
+    const auto u = static_cast<uint64_t>(v);
+    switch (kind) {
+    case K::size:
+        return format_size(u);
+    case K::time:
+        return format_time(u);
+    default: {
+        if (v == std::floor(v) && std::fabs(v) < 9e15)
+            return std::to_string(static_cast<int64_t>(v));
+        std::ostringstream s;
+        s << v;
+        return s.str();
+    }
+    }
+}
+
+} // namespace
+
+std::string param_bounds_text(const Param& p) {
+    if (p.min && p.max) return bound_text(p.kind, *p.min) + ".." + bound_text(p.kind, *p.max);
+    if (p.min) return (p.min_exclusive ? "> " : ">= ") + bound_text(p.kind, *p.min);
+    if (p.max) return "<= " + bound_text(p.kind, *p.max);
+    return "";
+}
+
+namespace {
+
+std::string kind_text(const Param& p) {
+    switch (p.kind) {
+    case K::integer:
+        return "integer";
+    case K::boolean:
+        return "boolean";
+    case K::string:
+        return "string";
+    case K::enumeration:
+        return "enum " + join(p.choices, "|");
+    case K::size:
+        return p.choices.empty() ? "size" : "size " + join(p.choices, "|");
+    case K::time:
+        return "time";
+    case K::frequency:
+        return "frequency";
+    case K::bandwidth:
+        return "bandwidth";
+    case K::integer_list:
+        return "list of integers";
+    case K::enum_list:
+        return "list of names"; // too many to fit the column: see full_description
+    case K::object_array:
+        return "list of objects";
+    case K::object:
+        return "object";
+    }
+    return "";
+}
+
+// The description, plus the allowed names of a list of names.
+std::string full_description(const Param& p) {
+    if (p.kind != K::enum_list) return p.description;
+    return p.description + " Names: " + join(p.choices, ", ") + ".";
+}
+
+struct Row {
+    std::string key, type, def, description;
+};
+
+std::vector<Row> rows() {
+    std::vector<Row> out;
+    for (const Param& p : params())
+        out.push_back(
+            {dotted_key(p.path), param_type_text(p), param_default_text(p), full_description(p)});
+    return out;
+}
+
+// Markdown table cells must not contain a bare '|'.
+std::string md_cell(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+}
+
+std::string md_code(const std::string& text) {
+    return "`" + md_cell(text) + "`";
+}
+
+} // namespace
+
+const std::vector<Param>& params() {
+    static const std::vector<Param> table = make_table();
+    return table;
+}
+
+const Param* find_param(std::string_view pattern) {
+    for (const Param& p : params())
+        if (p.path == pattern) return &p;
+    return nullptr;
+}
+
+std::vector<const Param*> child_params(std::string_view pattern) {
+    std::vector<const Param*> out;
+    for (const Param& p : params()) {
+        const std::string_view path = p.path;
+        if (path.size() <= pattern.size() + 1 || path.substr(0, pattern.size()) != pattern ||
+            path[pattern.size()] != '/')
+            continue;
+        if (path.find('/', pattern.size() + 1) == std::string_view::npos) out.push_back(&p);
+    }
+    return out;
+}
+
+std::string dotted_key(std::string_view path) {
+    std::string out;
+    size_t i = 0;
+    while (i < path.size()) {
+        const size_t next = std::min(path.find('/', i + 1), path.size());
+        const std::string_view token = path.substr(i + 1, next - i - 1);
+        if (token == "*")
+            out += "[]";
+        else
+            out += (out.empty() ? "" : ".") + std::string(token);
+        i = next;
+    }
+    return out;
+}
+
+std::string param_type_text(const Param& p) {
+    std::string text = kind_text(p);
+    if (!p.unit.empty()) text += " (" + p.unit + ")";
+    const std::string bounds = param_bounds_text(p);
+    if (!bounds.empty()) text += " " + bounds;
+    if (p.power_of_two) text += ", power of two";
+    if (p.unique_items) text += ", no duplicates";
+    if (p.min_items > 0) text += ", at least " + std::to_string(p.min_items);
+    return text;
+}
+
+std::string param_default_text(const Param& p) {
+    switch (p.default_kind) {
+    case DefaultKind::required:
+        return "required";
+    case DefaultKind::derived:
+        return "derived: " + p.derived;
+    case DefaultKind::value:
+        break;
+    }
+    return p.default_value.dump();
+}
+
+void print_params(std::ostream& out) {
+    std::vector<Row> all = rows();
+    all.insert(all.begin(), Row{"KEY", "TYPE/UNIT", "DEFAULT", "DESCRIPTION"});
+    size_t wk = 0, wt = 0, wd = 0;
+    for (const Row& r : all) {
+        wk = std::max(wk, r.key.size());
+        wt = std::max(wt, r.type.size());
+        wd = std::max(wd, r.def.size());
+    }
+    for (const Row& r : all) {
+        out << r.key << std::string(wk - r.key.size() + 2, ' ') << r.type
+            << std::string(wt - r.type.size() + 2, ' ') << r.def
+            << std::string(wd - r.def.size() + 2, ' ') << r.description << '\n';
+    }
+}
+
+std::string params_markdown() {
+    std::ostringstream md;
+    md << "# Scenario reference\n\n"
+       << "<!-- Generated from platform/config/params.cpp by params_markdown(); do not edit.\n"
+       << "     Regenerate with: RINGSIM_UPDATE_DOCS=1 build/tests/params_test -->\n\n"
+       << "A scenario is a JSON object. Every key below is optional unless its default says\n"
+       << "`required`; an unknown key is an error. `[]` in a key stands for every element of\n"
+       << "an array. Override any key from the command line with `--set key=value`, e.g.\n"
+       << "`--set session.data_pages=16` or `--set workload.writers.0.rate=2kHz`.\n\n"
+       << "Quantities are strings with a unit; a bare number is an error:\n\n"
+       << "- size: " << kSizeSyntax << " (KB, MB, GB are powers of 1000)\n"
+       << "- time: " << kTimeSyntax << ", exact to the picosecond\n"
+       << "- frequency: " << kFrequencySyntax << "\n"
+       << "- bandwidth: " << kBandwidthSyntax << "\n";
+    for (const Param& p : params()) {
+        const bool section =
+            p.kind == K::object && std::count(p.path.begin(), p.path.end(), '/') == 1;
+        if (section || &p == &params().front()) {
+            md << "\n## " << (section ? md_code(dotted_key(p.path)) : "Top level") << "\n\n";
+            if (section) md << p.description << "\n\n";
+            md << "| Key | Type | Default | Description |\n|---|---|---|---|\n";
+            if (section) continue;
+        }
+        const std::string def = p.default_kind == DefaultKind::value
+                                    ? md_code(param_default_text(p))
+                                    : md_cell(param_default_text(p));
+        md << "| " << md_code(dotted_key(p.path)) << " | " << md_cell(param_type_text(p)) << " | "
+           << def << " | " << md_cell(full_description(p)) << " |\n";
+    }
+    return md.str();
+}
+
+} // namespace ringsim::config

@@ -1,0 +1,76 @@
+// The typed, validated scenario: what a scenario file says once the strict loader
+// (loader.h) has checked every key against the parameter table (params.cpp), filled
+// every default and converted every unit. The builder slices it into model params.
+//
+// Units after loading: sizes in bytes, times in picoseconds, rates in Hz, bandwidths
+// in bytes per second. Every field here has exactly one row in params.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ringsim::config {
+
+enum class Deployment { per_cpu, per_thread, system_wide };
+enum class Arrival { periodic, poisson, bursty };
+enum class RecordKind { sample, switch_, comm };
+enum class Context { task, softirq, irq, nmi };
+enum class Reader { push, libperf };
+
+// One source of records written into the buffers (workload.writers[i]).
+struct Writer {
+    std::string name;
+    RecordKind record = RecordKind::sample;
+    Context context = Context::nmi;
+    double rate_hz = 0;               // mean records per second per traced CPU
+    Arrival arrival = Arrival::periodic;
+    uint64_t size = 0;                // bytes of a PERF_RECORD_SAMPLE (ignored for switch/comm)
+    uint64_t write_time_ps = 0;       // time between reservation and publication
+    uint64_t burst_size = 1;          // bursty: records per burst
+    uint64_t burst_spacing_ps = 0;    // bursty: time between records inside a burst
+    uint64_t start_ps = 0;            // first arrival not before this time
+};
+
+// A PERF_EVENT_IOC_PAUSE_OUTPUT window (session.pause[i]).
+struct PauseWindow {
+    uint64_t at_ps = 0;
+    uint64_t length_ps = 0;
+};
+
+struct Scenario {
+    std::string description;
+    uint64_t seed = 1;
+    uint64_t duration_ps = 0;         // workload duration; the consumer then drains
+
+    unsigned cpus = 4;                // platform.cpus
+
+    Deployment deployment = Deployment::per_cpu;
+    std::vector<unsigned> traced_cpus; // session.cpus, never empty (the loader derives it)
+    uint64_t page_size = 4096;
+    uint64_t data_pages = 8;          // 2^n data pages (the mmap is 1 + data_pages)
+    bool overwrite = false;           // read-only mapping: no tail, no space check (R11)
+    bool write_backward = false;      // attr.write_backward (R4)
+    uint64_t wakeup_watermark = 0;    // attr.wakeup_watermark in bytes; 0 = data_size / 2 (R6)
+    uint64_t wakeup_events = 0;       // attr.wakeup_events (R7); needs wakeup_watermark == 0
+    bool sample_id_all = true;
+    std::vector<std::string> sample_type; // PERF_SAMPLE_* names, lower case without prefix
+    std::vector<PauseWindow> pauses;
+    uint64_t migrate_every_ps = 0;    // per-thread: the task moves to the next CPU this often
+
+    uint64_t irq_work_latency_ps = 0; // kernel.irq_work_latency (R8)
+
+    unsigned consumer_cpu = 0;
+    Reader reader = Reader::push;
+    uint64_t wakeup_latency_ps = 0;   // POLLIN delivered -> consumer running
+    uint64_t per_record_cost_ps = 0;
+    double copy_bandwidth = 0;        // bytes/s, copying out of the mapping
+    double write_bandwidth = 0;       // bytes/s, writing perf.data
+    uint64_t poll_timeout_ps = 0;     // 0 = infinite (perf record's default)
+    uint64_t mmap_flush = 1;          // --mmap-flush bytes (C3 read_init threshold)
+    uint64_t snapshot_every_ps = 0;   // overwrite buffers: read every this often (0 = at end)
+
+    std::vector<Writer> writers;
+};
+
+} // namespace ringsim::config

@@ -1,0 +1,149 @@
+#include "platform/output.h"
+
+#include "platform/config/units.h"
+
+#include <iomanip>
+#include <sstream>
+
+#ifndef RINGSIM_VERSION
+#define RINGSIM_VERSION "unknown"
+#endif
+
+namespace ringsim::platform {
+
+using models::BufferStats;
+using nlohmann::json;
+
+namespace {
+
+// "records.produced" -> obj["records"]["produced"].
+void put_path(json& obj, const std::string& dotted, uint64_t value) {
+    json* node = &obj;
+    size_t from = 0;
+    for (size_t dot; (dot = dotted.find('.', from)) != std::string::npos; from = dot + 1)
+        node = &(*node)[dotted.substr(from, dot - from)];
+    (*node)[dotted.substr(from)] = value;
+}
+
+json stats_object(const BufferStats& s) {
+    json obj = json::object();
+    for (const auto& d : models::buffer_stat_defs()) put_path(obj, d.path, s.*d.field);
+    return obj;
+}
+
+} // namespace
+
+BufferStats total_stats(const Platform& p) {
+    BufferStats t;
+    for (const BufferSlot& b : p.buffers())
+        for (const auto& d : models::buffer_stat_defs()) t.*d.field += b.stats.*d.field;
+    t.consumer_polls = p.consumer().polls();
+    return t;
+}
+
+json stats_json(const Platform& p) {
+    json out;
+    out["total"] = stats_object(total_stats(p));
+    json buffers = json::array();
+    for (const BufferSlot& b : p.buffers()) {
+        json obj = stats_object(b.stats);
+        obj["name"] = b.name;
+        obj["cpu"] = b.cpu;
+        buffers.push_back(std::move(obj));
+    }
+    out["buffers"] = std::move(buffers);
+    return out;
+}
+
+json run_json(const Platform& p, const RunInfo& info) {
+    const BufferStats t = total_stats(p);
+    json out;
+    out["ringsim_version"] = RINGSIM_VERSION;
+    out["scenario"] = info.scenario_path;
+    out["seed"] = info.seed;
+    out["simulated_time_ps"] = info.sim_time_ps;
+    out["simulated_seconds"] = double(info.sim_time_ps) * 1e-12;
+    out["wall_seconds"] = info.wall_seconds;
+    out["delta_cycles"] = info.delta_cycles;
+    out["events_per_second"] =
+        info.wall_seconds > 0 ? double(info.delta_cycles) / info.wall_seconds : 0.0;
+    out["records_per_second"] =
+        info.wall_seconds > 0 ? double(t.records_produced) / info.wall_seconds : 0.0;
+    out["data_lost"] = t.records_lost + t.records_overwritten + t.records_unread > 0;
+    out["violations"] = t.violations_total;
+    out["completed"] = p.finished();
+    out["effective_config"] = info.effective;
+    return out;
+}
+
+void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
+    const BufferStats t = total_stats(p);
+    out << "ringsim " << RINGSIM_VERSION << ": " << info.scenario_path << " (seed " << info.seed
+        << ")\n";
+    out << "simulated " << config::format_time(info.sim_time_ps) << " in " << std::fixed
+        << std::setprecision(3) << info.wall_seconds << " s of wall time\n\n";
+
+    auto row = [&](const std::string& name, const BufferStats& s) {
+        out << std::left << std::setw(8) << name << std::right << std::setw(10)
+            << s.records_produced << std::setw(11) << s.records_delivered << std::setw(8)
+            << s.records_lost << std::setw(8) << s.records_unread << std::setw(12)
+            << s.records_overwritten << std::setw(6) << s.lost_records << std::setw(9)
+            << s.wakeups << std::setw(7) << s.consumer_polls << std::setw(11)
+            << s.violations_total << "\n";
+    };
+    out << std::left << std::setw(8) << "buffer" << std::right << std::setw(10) << "produced"
+        << std::setw(11) << "delivered" << std::setw(8) << "lost" << std::setw(8) << "unread"
+        << std::setw(12) << "overwritten" << std::setw(6) << "LOST" << std::setw(9)
+        << "wakeups" << std::setw(7) << "polls" << std::setw(11) << "violations" << "\n";
+    for (const BufferSlot& b : p.buffers()) row(b.name, b.stats);
+    row("total", t);
+    out << "\n";
+
+    // What perf report would print for this perf.data (session.c :
+    // perf_session__warn_about_errors, C9): only when PERF_RECORD_LOST records exist.
+    if (t.lost_records) {
+        out << "perf: Processed " << t.records_delivered + t.lost_records << " events and lost "
+            << t.lost_records << " chunks!\n";
+        out << "perf: Check IO/CPU overload!\n";
+    } else {
+        out << "perf: no loss warning (no PERF_RECORD_LOST in the data)\n";
+    }
+    if (p.consumer().keep_up_warnings())
+        out << "perf: failed to keep up with mmap data. (warn only once)\n";
+
+    out << "ringsim: produced " << t.records_produced << " = delivered " << t.records_delivered
+        << " + lost " << t.records_lost << " + unread " << t.records_unread << " + overwritten "
+        << t.records_overwritten;
+    if (t.violations_corrupt + t.violations_missing)
+        out << " + corrupt " << t.violations_corrupt << " + missing " << t.violations_missing;
+    out << " records\n";
+    out << "ringsim: lost " << t.records_lost << " = reported by PERF_RECORD_LOST "
+        << t.lost_reported << " + not yet reported " << t.lost_unreported << "\n";
+    out << "ringsim: " << t.bytes_delivered << " of " << t.bytes_produced
+        << " record bytes delivered, " << t.wakeups << " wakeups ("
+        << t.wakeups_delivered << " delivered), " << t.consumer_polls << " polls\n";
+
+    if (!t.violations_total) {
+        out << "ringsim: no violations\n";
+    } else {
+        out << "ringsim: " << t.violations_total << " VIOLATIONS (corrupt "
+            << t.violations_corrupt << ", missing " << t.violations_missing << ", duplicated "
+            << t.violations_duplicated << ", accounting " << t.violations_accounting << ")\n";
+        for (const auto& v : p.checker().violations())
+            out << "  [" << v.buffer << " " << v.kind << " @" << config::format_time(v.at_ps)
+                << "] " << v.explanation << "\n";
+    }
+    if (!p.finished())
+        out << "ringsim: WARNING: the consumer never finished; the run ended early\n";
+}
+
+void print_stat_defs(std::ostream& out) {
+    size_t w = 0;
+    for (const auto& d : models::buffer_stat_defs()) w = std::max(w, std::string(d.path).size());
+    out << "Statistics in stats.json, under \"total\" and under each entry of \"buffers\":\n\n";
+    for (const auto& d : models::buffer_stat_defs())
+        out << "  " << std::left << std::setw(int(w) + 2) << d.path << std::setw(12) << d.unit
+            << d.description << "\n";
+}
+
+} // namespace ringsim::platform

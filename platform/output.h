@@ -1,0 +1,33 @@
+// What a run leaves behind: DIR/stats.json (stable nested keys, one object per buffer and
+// their total), DIR/run.json (everything needed to reproduce and judge the run) and the
+// human summary on stdout, in the perf tool's own words beside ringsim's exact figures.
+#pragma once
+
+#include "platform/builder.h"
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+namespace ringsim::platform {
+
+struct RunInfo {
+    std::string scenario_path;
+    uint64_t seed = 0;
+    nlohmann::json effective;    // the effective scenario (every key filled)
+    uint64_t sim_time_ps = 0;
+    double wall_seconds = 0;
+    uint64_t delta_cycles = 0;   // SystemC scheduler evaluation rounds
+};
+
+// The total: every buffer's statistics summed, except consumer.polls, which counts the
+// consumer's poll() calls (one poll covers every buffer).
+models::BufferStats total_stats(const Platform& p);
+
+nlohmann::json stats_json(const Platform& p);
+nlohmann::json run_json(const Platform& p, const RunInfo& info);
+void print_summary(std::ostream& out, const Platform& p, const RunInfo& info);
+// `ringsim stats`: every statistic with its unit and description.
+void print_stat_defs(std::ostream& out);
+
+} // namespace ringsim::platform

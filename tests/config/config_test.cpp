@@ -1,0 +1,428 @@
+// The scenario loader: every tests/config/bad/*.json fails with the messages of its .expect
+// file; a minimal scenario gets every default; the effective config loads back to the same
+// Scenario; --set overrides and the seed override behave as documented.
+#include "platform/config/loader.h"
+#include "platform/config/params.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ringsim::config {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kMinimal = R"({
+  "description": "minimal",
+  "workload": {"writers": [{"name": "w", "rate": "1kHz"}]}
+})";
+
+std::string joined(const LoadResult& r) {
+    std::string out;
+    for (const ConfigError& e : r.errors)
+        out += e.message() + "\n";
+    return out;
+}
+
+LoadResult load(const std::string& text, const std::vector<std::string>& sets = {},
+                std::optional<uint64_t> seed = std::nullopt) {
+    return load_scenario_json(text, sets, seed, "test.json");
+}
+
+std::vector<std::string> lines_of(const fs::path& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
+// Field by field, so a failure names the field that did not survive.
+void expect_same(const Scenario& a, const Scenario& b) {
+    EXPECT_EQ(a.description, b.description);
+    EXPECT_EQ(a.seed, b.seed);
+    EXPECT_EQ(a.duration_ps, b.duration_ps);
+    EXPECT_EQ(a.cpus, b.cpus);
+    EXPECT_EQ(a.deployment, b.deployment);
+    EXPECT_EQ(a.traced_cpus, b.traced_cpus);
+    EXPECT_EQ(a.page_size, b.page_size);
+    EXPECT_EQ(a.data_pages, b.data_pages);
+    EXPECT_EQ(a.overwrite, b.overwrite);
+    EXPECT_EQ(a.write_backward, b.write_backward);
+    EXPECT_EQ(a.wakeup_watermark, b.wakeup_watermark);
+    EXPECT_EQ(a.wakeup_events, b.wakeup_events);
+    EXPECT_EQ(a.sample_id_all, b.sample_id_all);
+    EXPECT_EQ(a.sample_type, b.sample_type);
+    ASSERT_EQ(a.pauses.size(), b.pauses.size());
+    for (size_t i = 0; i < a.pauses.size(); ++i) {
+        EXPECT_EQ(a.pauses[i].at_ps, b.pauses[i].at_ps);
+        EXPECT_EQ(a.pauses[i].length_ps, b.pauses[i].length_ps);
+    }
+    EXPECT_EQ(a.migrate_every_ps, b.migrate_every_ps);
+    EXPECT_EQ(a.irq_work_latency_ps, b.irq_work_latency_ps);
+    EXPECT_EQ(a.consumer_cpu, b.consumer_cpu);
+    EXPECT_EQ(a.reader, b.reader);
+    EXPECT_EQ(a.wakeup_latency_ps, b.wakeup_latency_ps);
+    EXPECT_EQ(a.per_record_cost_ps, b.per_record_cost_ps);
+    EXPECT_EQ(a.copy_bandwidth, b.copy_bandwidth);
+    EXPECT_EQ(a.write_bandwidth, b.write_bandwidth);
+    EXPECT_EQ(a.poll_timeout_ps, b.poll_timeout_ps);
+    EXPECT_EQ(a.mmap_flush, b.mmap_flush);
+    EXPECT_EQ(a.snapshot_every_ps, b.snapshot_every_ps);
+    ASSERT_EQ(a.writers.size(), b.writers.size());
+    for (size_t i = 0; i < a.writers.size(); ++i) {
+        const Writer &x = a.writers[i], &y = b.writers[i];
+        EXPECT_EQ(x.name, y.name);
+        EXPECT_EQ(x.record, y.record);
+        EXPECT_EQ(x.context, y.context);
+        EXPECT_EQ(x.rate_hz, y.rate_hz);
+        EXPECT_EQ(x.arrival, y.arrival);
+        EXPECT_EQ(x.size, y.size);
+        EXPECT_EQ(x.write_time_ps, y.write_time_ps);
+        EXPECT_EQ(x.burst_size, y.burst_size);
+        EXPECT_EQ(x.burst_spacing_ps, y.burst_spacing_ps);
+        EXPECT_EQ(x.start_ps, y.start_ps);
+    }
+}
+
+TEST(BadScenarios, EachFailsWithItsExpectedMessages) {
+    const fs::path dir = fs::path(RINGSIM_SOURCE_DIR) / "tests/config/bad";
+    size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json") continue;
+        ++files;
+        const std::string name = entry.path().filename().string();
+        fs::path expect = entry.path();
+        expect.replace_extension(".expect");
+        ASSERT_TRUE(fs::exists(expect)) << name << " has no .expect file";
+        const LoadResult r = load_scenario_file(entry.path().string(), {}, std::nullopt);
+        const std::string messages = joined(r);
+        EXPECT_FALSE(r.errors.empty()) << name;
+        EXPECT_FALSE(r.scenario.has_value()) << name;
+        const auto expected = lines_of(expect);
+        EXPECT_FALSE(expected.empty()) << name << ": empty .expect";
+        for (const std::string& line : expected)
+            EXPECT_NE(messages.find(line), std::string::npos)
+                << name << ": missing\n  " << line << "\nin\n"
+                << messages;
+    }
+    EXPECT_GE(files, 18u);
+}
+
+TEST(BadScenarios, EveryExpectHasItsScenario) {
+    const fs::path dir = fs::path(RINGSIM_SOURCE_DIR) / "tests/config/bad";
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".expect") continue;
+        fs::path json_file = entry.path();
+        EXPECT_TRUE(fs::exists(json_file.replace_extension(".json"))) << entry.path();
+    }
+}
+
+TEST(Loader, SeveralErrorsAreAllReportedInDocumentOrder) {
+    const auto r = load(R"({
+      "workload": {"writers": [{"name": "a", "rate": "x"}, {"name": "b"}, {}, {}, {}, {}, {},
+                               {}, {}, {}, {"name": "k", "rate": "1"}]},
+      "session": {"data_pages": 3, "zzz": 1},
+      "seed": -4,
+      "description": ""
+    })");
+    std::vector<std::string> pointers;
+    for (const ConfigError& e : r.errors)
+        pointers.push_back(e.pointer);
+    ASSERT_GE(pointers.size(), 6u) << joined(r);
+    EXPECT_EQ(pointers[0], "/description");
+    EXPECT_EQ(pointers[1], "/seed");
+    EXPECT_EQ(pointers[2], "/session/data_pages");
+    EXPECT_EQ(pointers[3], "/session/zzz"); // unknown keys after the known ones
+    EXPECT_EQ(pointers[4], "/workload/writers/0/rate");
+    EXPECT_EQ(pointers[5], "/workload/writers/1/rate");
+    EXPECT_EQ(pointers.back(), "/workload/writers/10/rate"); // 10 after 2, not after 1
+    EXPECT_TRUE(std::is_sorted(pointers.begin() + 4, pointers.end() - 1));
+}
+
+TEST(Loader, MinimalScenarioGetsEveryDefault) {
+    const LoadResult r = load(kMinimal);
+    ASSERT_TRUE(r.errors.empty()) << joined(r);
+    ASSERT_TRUE(r.scenario);
+    const Scenario& s = *r.scenario;
+    EXPECT_EQ(s.description, "minimal");
+    EXPECT_EQ(s.seed, 1u);
+    EXPECT_EQ(s.duration_ps, 10000000000u);
+    EXPECT_EQ(s.cpus, 4u);
+    EXPECT_EQ(s.deployment, Deployment::per_cpu);
+    EXPECT_EQ(s.traced_cpus, (std::vector<unsigned>{0, 1, 2}));
+    EXPECT_EQ(s.page_size, 4096u);
+    EXPECT_EQ(s.data_pages, 8u);
+    EXPECT_FALSE(s.overwrite);
+    EXPECT_FALSE(s.write_backward);
+    EXPECT_EQ(s.wakeup_watermark, 0u);
+    EXPECT_EQ(s.wakeup_events, 0u);
+    EXPECT_TRUE(s.sample_id_all);
+    EXPECT_EQ(s.sample_type,
+              (std::vector<std::string>{"ip", "tid", "time", "id", "cpu", "period"}));
+    EXPECT_TRUE(s.pauses.empty());
+    EXPECT_EQ(s.migrate_every_ps, 0u);
+    EXPECT_EQ(s.irq_work_latency_ps, 2000000u);
+    EXPECT_EQ(s.consumer_cpu, 3u);
+    EXPECT_EQ(s.reader, Reader::push);
+    EXPECT_EQ(s.wakeup_latency_ps, 10000000u);
+    EXPECT_EQ(s.per_record_cost_ps, 50000u);
+    EXPECT_EQ(s.copy_bandwidth, 4e9);
+    EXPECT_EQ(s.write_bandwidth, 1e9);
+    EXPECT_EQ(s.poll_timeout_ps, 0u);
+    EXPECT_EQ(s.mmap_flush, 1u);
+    EXPECT_EQ(s.snapshot_every_ps, 0u);
+    ASSERT_EQ(s.writers.size(), 1u);
+    const Writer& w = s.writers[0];
+    EXPECT_EQ(w.name, "w");
+    EXPECT_EQ(w.record, RecordKind::sample);
+    EXPECT_EQ(w.context, Context::nmi);
+    EXPECT_EQ(w.rate_hz, 1000.0);
+    EXPECT_EQ(w.arrival, Arrival::periodic);
+    EXPECT_EQ(w.size, 64u);
+    EXPECT_EQ(w.write_time_ps, 100000u);
+    EXPECT_EQ(w.burst_size, 1u);
+    EXPECT_EQ(w.burst_spacing_ps, 100000u);
+    EXPECT_EQ(w.start_ps, 0u);
+}
+
+TEST(Loader, EffectiveConfigHasEveryKey) {
+    const LoadResult r = load(R"({
+      "description": "with a pause window",
+      "session": {"pause": [{"at": "1ms", "length": "1ms"}]},
+      "workload": {"writers": [{"name": "w", "rate": "1kHz"}]}
+    })");
+    ASSERT_TRUE(r.scenario) << joined(r);
+    for (const Param& p : params()) {
+        std::string pointer = p.path;
+        for (size_t star; (star = pointer.find('*')) != std::string::npos;)
+            pointer.replace(star, 1, "0");
+        EXPECT_TRUE(r.effective.contains(json::json_pointer(pointer))) << pointer;
+    }
+    EXPECT_EQ(r.effective["session"]["cpus"], json::array({0, 1, 2}));
+    EXPECT_EQ(r.effective["consumer"]["cpu"], 3);
+    EXPECT_EQ(r.effective["duration"], "10ms");
+}
+
+TEST(Loader, EffectiveKeepsTheFilesOwnUnits) {
+    const LoadResult r = load(R"({
+      "description": "units as written",
+      "duration": "0.5s",
+      "session": {"page_size": "4096B", "wakeup_watermark": "0.5KiB"},
+      "workload": {"writers": [{"name": "w", "rate": "0.5kHz"}]}
+    })");
+    // 0.5KiB is not a whole count: sizes take integers only.
+    ASSERT_EQ(r.errors.size(), 1u) << joined(r);
+    EXPECT_EQ(r.errors[0].pointer, "/session/wakeup_watermark");
+    const LoadResult ok = load(r.effective.dump(), {"session.wakeup_watermark=512B"});
+    ASSERT_TRUE(ok.scenario) << joined(ok);
+    EXPECT_EQ(ok.effective["duration"], "0.5s");
+    EXPECT_EQ(ok.effective["session"]["page_size"], "4096B");
+    EXPECT_EQ(ok.scenario->duration_ps, 500000000000u);
+    EXPECT_EQ(ok.scenario->writers[0].rate_hz, 500.0);
+}
+
+TEST(Loader, EffectiveConfigRoundTrips) {
+    const LoadResult first = load(R"({
+      "description": "everything away from its default",
+      "seed": 77,
+      "duration": "3ms",
+      "platform": {"cpus": 8},
+      "session": {
+        "deployment": "per-thread", "cpus": [1, 3, 5], "page_size": "16KiB",
+        "data_pages": 16, "overwrite": true, "write_backward": true,
+        "wakeup_watermark": "0B", "wakeup_events": 3, "sample_id_all": false,
+        "sample_type": ["identifier", "ip", "stream_id"],
+        "pause": [{"at": "1ms", "length": "250us"}, {"at": "1.25ms", "length": "1us"}],
+        "migrate_every": "500us"
+      },
+      "kernel": {"irq_work_latency": "1.5us"},
+      "consumer": {"cpu": 0, "reader": "libperf", "wakeup_latency": "5us",
+                   "per_record_cost": "20ns", "copy_bandwidth": "2GiB/s",
+                   "write_bandwidth": "500MB/s", "poll_timeout": "100ms",
+                   "mmap_flush": "4KiB", "snapshot_every": "1ms"},
+      "workload": {"writers": [
+        {"name": "s", "rate": "100kHz", "size": "4KiB", "context": "irq"},
+        {"name": "sw", "record": "switch", "rate": "2kHz", "arrival": "bursty",
+         "burst_size": 4, "burst_spacing": "1us", "start": "10us", "write_time": "1ns"},
+        {"name": "c", "record": "comm", "rate": "10Hz", "arrival": "poisson",
+         "context": "task"}
+      ]}
+    })");
+    ASSERT_TRUE(first.scenario) << joined(first);
+    const LoadResult second = load(first.effective.dump(2));
+    ASSERT_TRUE(second.scenario) << joined(second);
+    expect_same(*first.scenario, *second.scenario);
+    EXPECT_EQ(first.effective, second.effective);
+    EXPECT_EQ(first.scenario->traced_cpus, (std::vector<unsigned>{1, 3, 5}));
+    EXPECT_EQ(first.scenario->writers[1].record, RecordKind::switch_);
+    EXPECT_EQ(first.scenario->copy_bandwidth, 2147483648.0);
+
+    const LoadResult minimal = load(kMinimal);
+    const LoadResult again = load(minimal.effective.dump());
+    ASSERT_TRUE(again.scenario) << joined(again);
+    expect_same(*minimal.scenario, *again.scenario);
+}
+
+TEST(Loader, DerivedTracedCpus) {
+    const auto system_wide = load(kMinimal, {"session.deployment=system-wide"});
+    ASSERT_TRUE(system_wide.scenario) << joined(system_wide);
+    EXPECT_EQ(system_wide.scenario->traced_cpus, (std::vector<unsigned>{0, 1, 2, 3}));
+    const auto moved = load(kMinimal, {"consumer.cpu=1", "platform.cpus=3"});
+    ASSERT_TRUE(moved.scenario) << joined(moved);
+    EXPECT_EQ(moved.scenario->traced_cpus, (std::vector<unsigned>{0, 2}));
+    const auto explicit_empty = load(kMinimal, {"session.cpus=[]"});
+    ASSERT_TRUE(explicit_empty.scenario) << joined(explicit_empty);
+    EXPECT_EQ(explicit_empty.scenario->traced_cpus, (std::vector<unsigned>{0, 1, 2}));
+    const auto one_cpu = load(kMinimal, {"platform.cpus=1", "session.deployment=system-wide"});
+    ASSERT_TRUE(one_cpu.scenario) << joined(one_cpu);
+    EXPECT_EQ(one_cpu.scenario->traced_cpus, (std::vector<unsigned>{0}));
+}
+
+TEST(Loader, SetOverrides) {
+    const auto r = load(kMinimal, {
+                                      "session.data_pages=16",          // dotted
+                                      "/platform/cpus=8",               // JSON pointer
+                                      "workload.writers.0.rate=2.5kHz", // index, string
+                                      "workload.writers[0].size=128B",  // bracket index
+                                      "duration=5ms",                   // not JSON: a string
+                                      "description=\"quoted\"",         // JSON string
+                                      "session.sample_type=[\"ip\"]",   // JSON list
+                                      "session.sample_type.1=\"time\"", // list element
+                                      "workload.writers.1={\"name\":\"x\",\"rate\":\"1Hz\"}",
+                                      "session.overwrite=true",
+                                  });
+    ASSERT_TRUE(r.scenario) << joined(r);
+    EXPECT_EQ(r.scenario->data_pages, 16u);
+    EXPECT_EQ(r.scenario->cpus, 8u);
+    EXPECT_EQ(r.scenario->consumer_cpu, 7u);
+    EXPECT_EQ(r.scenario->writers[0].rate_hz, 2500.0);
+    EXPECT_EQ(r.scenario->writers[0].size, 128u);
+    EXPECT_EQ(r.scenario->duration_ps, 5000000000u);
+    EXPECT_EQ(r.scenario->description, "quoted");
+    EXPECT_EQ(r.scenario->sample_type, (std::vector<std::string>{"ip", "time"}));
+    ASSERT_EQ(r.scenario->writers.size(), 2u);
+    EXPECT_EQ(r.scenario->writers[1].name, "x");
+    EXPECT_TRUE(r.scenario->overwrite);
+    EXPECT_EQ(r.effective["duration"], "5ms");
+}
+
+TEST(Loader, LaterSetWins) {
+    const auto r = load(kMinimal, {"session.data_pages=16", "session.data_pages=32"});
+    ASSERT_TRUE(r.scenario) << joined(r);
+    EXPECT_EQ(r.scenario->data_pages, 32u);
+}
+
+TEST(Loader, SetValuesAreValidatedLikeTheFile) {
+    const auto r = load(kMinimal, {"session.data_pages=6", "platform.cpus=\"4\""});
+    EXPECT_FALSE(r.scenario);
+    const std::string messages = joined(r);
+    EXPECT_NE(messages.find("/platform/cpus: expected an integer in 1..64, found \"4\""),
+              std::string::npos)
+        << messages;
+    EXPECT_NE(messages.find("/session/data_pages: expected a power of two"), std::string::npos);
+}
+
+TEST(Loader, BadSetPaths) {
+    const auto r = load(kMinimal, {"session.data_page=16", "seed", "workload.writers.5.rate=1Hz",
+                                   "workload.writers.0.colour=red", "=5"});
+    EXPECT_FALSE(r.scenario);
+    const std::string messages = joined(r);
+    EXPECT_NE(messages.find("/session/data_page: expected one of the keys deployment, cpus, "),
+              std::string::npos)
+        << messages;
+    EXPECT_NE(messages.find("found unknown key \"data_page\" (in --set session.data_page=16)"),
+              std::string::npos)
+        << messages;
+    EXPECT_NE(messages.find(": expected PATH=VALUE, found --set \"seed\""), std::string::npos)
+        << messages;
+    EXPECT_NE(messages.find(": expected PATH=VALUE, found --set \"=5\""), std::string::npos)
+        << messages;
+    EXPECT_NE(messages.find("/workload/writers/5/rate: expected an index below 1, or 1 to "
+                            "append, found 5"),
+              std::string::npos)
+        << messages;
+    EXPECT_NE(messages.find("/workload/writers/0/colour: expected one of the keys name, record"),
+              std::string::npos)
+        << messages;
+    EXPECT_EQ(r.errors.size(), 5u) << messages;
+}
+
+TEST(Loader, SeedOverrideWins) {
+    const auto file_seed = load(kMinimal, {"seed=5"});
+    ASSERT_TRUE(file_seed.scenario);
+    EXPECT_EQ(file_seed.scenario->seed, 5u);
+    const auto overridden = load(kMinimal, {"seed=5"}, 99);
+    ASSERT_TRUE(overridden.scenario) << joined(overridden);
+    EXPECT_EQ(overridden.scenario->seed, 99u);
+    EXPECT_EQ(overridden.effective["seed"], 99);
+    const auto huge = load(kMinimal, {}, UINT64_MAX);
+    ASSERT_TRUE(huge.scenario) << joined(huge);
+    EXPECT_EQ(huge.scenario->seed, UINT64_MAX);
+}
+
+TEST(Loader, MissingFile) {
+    const auto r = load_scenario_file("/nonexistent/scenario.json", {}, std::nullopt);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].message(),
+              ": expected a readable scenario file, found /nonexistent/scenario.json (No such "
+              "file or directory)");
+    const auto dir = load_scenario_file(RINGSIM_SOURCE_DIR, {}, std::nullopt);
+    ASSERT_EQ(dir.errors.size(), 1u);
+    EXPECT_NE(dir.errors[0].found.find("Is a directory"), std::string::npos);
+}
+
+TEST(Loader, MalformedJsonNamesThePlace) {
+    const auto r = load("{\n  \"seed\": 1,\n  \"x\" 2\n}");
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].pointer, "");
+    EXPECT_EQ(r.errors[0].expected, "valid JSON");
+    EXPECT_NE(r.errors[0].found.find("test.json: parse error at line 3, column"), std::string::npos)
+        << r.errors[0].found;
+}
+
+TEST(Loader, ErrorMessageFormat) {
+    const ConfigError e{"/session/data_pages", "an integer", "\"8\""};
+    EXPECT_EQ(e.message(), "/session/data_pages: expected an integer, found \"8\"");
+}
+
+TEST(Loader, SampleSizeRulesFollowSampleType) {
+    // Fixed part with identifier + ip: 8 + 16 = 24 bytes; 32 needs RAW, 24 is exact.
+    for (const char* size : {"24B", "32B", "40B", "1KiB"}) {
+        const auto r = load(kMinimal, {"session.sample_type=[\"identifier\",\"ip\"]",
+                                       std::string("workload.writers.0.size=") + size});
+        EXPECT_TRUE(r.scenario) << size << "\n" << joined(r);
+    }
+    for (const char* size : {"16B", "28B", "65536B"}) {
+        const auto r = load(kMinimal, {"session.sample_type=[\"identifier\",\"ip\"]",
+                                       std::string("workload.writers.0.size=") + size});
+        EXPECT_FALSE(r.scenario) << size;
+    }
+    // Switch and comm records have their own sizes: the size key is not checked for them.
+    const auto sw =
+        load(kMinimal, {"workload.writers.0.record=switch", "workload.writers.0.size=12B"});
+    EXPECT_TRUE(sw.scenario) << joined(sw);
+}
+
+TEST(Loader, WatermarkJustBelowTheBuffer) {
+    const auto ok = load(kMinimal, {"session.wakeup_watermark=32767B"});
+    EXPECT_TRUE(ok.scenario) << joined(ok);
+    const auto bad = load(kMinimal, {"session.wakeup_watermark=32KiB"});
+    EXPECT_FALSE(bad.scenario);
+}
+
+TEST(Loader, NoCrossRuleOnTopOfAnEarlierError) {
+    // data_pages is wrong, so the watermark and sample-size rules that need the buffer size
+    // stay silent instead of adding confusing second errors.
+    const auto r = load(kMinimal, {"session.data_pages=3", "session.wakeup_watermark=1GiB"});
+    ASSERT_EQ(r.errors.size(), 1u) << joined(r);
+    EXPECT_EQ(r.errors[0].pointer, "/session/data_pages");
+}
+
+} // namespace
+} // namespace ringsim::config

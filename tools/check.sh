@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds ringsim and runs the whole test suite: a RelWithDebInfo build, then (unless
+# RINGSIM_SKIP_SANITIZERS=1) the same tests under AddressSanitizer and UBSan.
+# Installs what is missing first (tools/setup.sh). Exit status: that of the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+tools/setup.sh
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRINGSIM_WERROR=ON
+cmake --build build -j"$jobs"
+ctest --test-dir build -j"$jobs" --output-on-failure
+
+if [[ "${RINGSIM_SKIP_SANITIZERS:-0}" != 1 ]]; then
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRINGSIM_WERROR=ON \
+        -DRINGSIM_SANITIZE=address,undefined -DRINGSIM_BUILD_BENCH=OFF
+  cmake --build build-asan -j"$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan -j"$jobs" --output-on-failure
+fi

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages ringsim needs to build and test, only those missing.
+# Run as root (or with sudo). Nothing is downloaded from anywhere but Debian's archive.
+set -euo pipefail
+
+packages=(
+  g++ make cmake pkg-config git
+  libsystemc-dev          # SystemC 2.3.4 (pkg-config only)
+  nlohmann-json3-dev      # scenario files
+  libboost-program-options-dev
+  libgtest-dev            # GoogleTest
+  linux-libc-dev          # <linux/perf_event.h>: the real perf ABI
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: every package is installed"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
