@@ -1,0 +1,138 @@
+// ringsim's speed and memory, as figures (tests/bench/README.md says what each one means):
+//  - the cost of one raw SystemC thread switch on this machine, measured in this run;
+//  - for quickstart and the reference scenario: simulated seconds per wall second, wall
+//    nanoseconds per simulated record, and that cost in raw thread switches;
+//  - peak memory of the reference scenario at 1 s and 10 s of simulated time.
+// Each simulation runs in its own process (ringsim run), measured with wait4's rusage.
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Two threads handing control to each other through timed waits: each wait is one switch.
+struct PingPong : sc_core::sc_module {
+    SC_HAS_PROCESS(PingPong);
+    explicit PingPong(sc_core::sc_module_name n, long rounds) : sc_module(n), m_rounds(rounds) {
+        SC_THREAD(a);
+        SC_THREAD(b);
+    }
+    void a() {
+        for (long i = 0; i < m_rounds; ++i) sc_core::wait(2, sc_core::SC_NS);
+    }
+    void b() {
+        sc_core::wait(1, sc_core::SC_NS);
+        for (long i = 0; i < m_rounds; ++i) sc_core::wait(2, sc_core::SC_NS);
+    }
+    long m_rounds;
+};
+
+double thread_switch_ns() {
+    const long rounds = 2'000'000;
+    PingPong p("pingpong", rounds);
+    const auto t0 = Clock::now();
+    sc_core::sc_start();
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    return s * 1e9 / double(2 * rounds);
+}
+
+struct RunResult {
+    bool ok = false;
+    double wall_s = 0;
+    double sim_s = 0;
+    double records = 0;
+    double max_rss_mib = 0;
+};
+
+RunResult run(const std::string& ringsim, const std::string& scenario,
+              const std::vector<std::string>& sets) {
+    const std::string out = "/tmp/ringsim-bench-" + std::to_string(getpid());
+    std::vector<std::string> args = {ringsim, "run", scenario, "--out", out};
+    for (const auto& s : sets) {
+        args.push_back("--set");
+        args.push_back(s);
+    }
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    RunResult r;
+    std::fflush(stdout); // or the child would print our buffered lines again
+    const auto t0 = Clock::now();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout)) _exit(127);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    rusage ru{};
+    wait4(pid, &status, 0, &ru);
+    r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    r.max_rss_mib = double(ru.ru_maxrss) / 1024.0;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return r;
+    std::ifstream run_json(out + "/run.json"), stats_json(out + "/stats.json");
+    const auto run = nlohmann::json::parse(run_json);
+    const auto stats = nlohmann::json::parse(stats_json);
+    r.sim_s = run.at("simulated_seconds").get<double>();
+    r.wall_s = run.at("wall_seconds").get<double>(); // the simulation alone, no start-up
+    r.records = stats.at("total").at("records").at("produced").get<double>();
+    r.ok = true;
+    return r;
+}
+
+void report(const char* name, const RunResult& r, double switch_ns) {
+    if (!r.ok) {
+        std::printf("%-22s FAILED to run\n", name);
+        return;
+    }
+    const double ns_per_record = r.wall_s * 1e9 / r.records;
+    std::printf("%-22s %8.3f sim-s/wall-s  %8.1f ns/record  %6.1f switches/record  "
+                "peak %6.1f MiB  (%.0f records, %.3f s wall)\n",
+                name, r.sim_s / r.wall_s, ns_per_record, ns_per_record / switch_ns,
+                r.max_rss_mib, r.records, r.wall_s);
+}
+
+} // namespace
+
+int sc_main(int argc, char** argv) {
+    std::string ringsim = "build/ringsim", source = ".";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string flag = argv[i];
+        if (flag == "--ringsim") ringsim = argv[i + 1];
+        else if (flag == "--source") source = argv[i + 1];
+    }
+    const double sw = thread_switch_ns();
+    std::printf("raw SystemC thread switch: %.1f ns (SystemC %s)\n\n", sw, sc_core::sc_release());
+
+    const std::string reference = source + "/tests/bench/reference.json";
+    const RunResult quick = run(ringsim, source + "/scenarios/quickstart.json", {});
+    const RunResult ref1 = run(ringsim, reference, {});
+    const RunResult ref10 = run(ringsim, reference, {"duration=10s"});
+    report("quickstart", quick, sw);
+    report("reference 1s", ref1, sw);
+    report("reference 10s", ref10, sw);
+
+    if (!ref1.ok || !ref10.ok) return 1;
+    const double switches = ref1.wall_s * 1e9 / ref1.records / sw;
+    const double mem_ratio = ref10.max_rss_mib / ref1.max_rss_mib;
+    std::printf("\ntargets (reference scenario, one core):\n");
+    std::printf("  faster than real time (>= 1 sim-s/wall-s): %.2f  %s\n", ref1.sim_s / ref1.wall_s,
+                ref1.sim_s >= ref1.wall_s ? "met" : "MISSED");
+    std::printf("  at most 20 raw thread switches per record:  %.1f  %s\n", switches,
+                switches <= 20 ? "met" : "MISSED");
+    std::printf("  peak memory 10 s / 1 s below 1.5:           %.2f  %s\n", mem_ratio,
+                mem_ratio < 1.5 ? "met" : "MISSED");
+    return 0;
+}
