@@ -80,8 +80,8 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     const BufferStats t = total_stats(p);
     out << "ringsim " << RINGSIM_VERSION << ": " << info.scenario_path << " (seed " << info.seed
         << ")\n";
-    out << "simulated " << config::format_time(info.sim_time_ps) << " in " << std::fixed
-        << std::setprecision(3) << info.wall_seconds << " s of wall time\n\n";
+    out << "simulated " << std::fixed << std::setprecision(6) << double(info.sim_time_ps) * 1e-9
+        << " ms in " << std::setprecision(3) << info.wall_seconds << " s of wall time\n\n";
 
     auto row = [&](const std::string& name, const BufferStats& s) {
         out << std::left << std::setw(8) << name << std::right << std::setw(10)
@@ -144,6 +144,30 @@ void print_stat_defs(std::ostream& out) {
     for (const auto& d : models::buffer_stat_defs())
         out << "  " << std::left << std::setw(int(w) + 2) << d.path << std::setw(12) << d.unit
             << d.description << "\n";
+}
+
+} // namespace ringsim::platform
+
+namespace ringsim::platform {
+
+std::string stat_defs_markdown() {
+    std::ostringstream o;
+    o << "# Statistics\n\n"
+      << "Generated from `models/common/buffer_stats.cpp` (the table `ringsim stats` prints);\n"
+      << "tests/unit/stats_doc_test.cpp fails when this page and the table disagree.\n\n"
+      << "`stats.json` holds an object `total` and an array `buffers`, one entry per ring\n"
+      << "buffer (with its `name` and `cpu`, -1 for a per-thread buffer). Each has the\n"
+      << "statistics below, a dotted path being nested objects (`records.produced` is\n"
+      << "`{\"records\": {\"produced\": N}}`). `total` is the sum over the buffers, except\n"
+      << "`consumer.polls`, which there counts the consumer's poll() calls.\n\n"
+      << "Identities the checker enforces per buffer (a violation when they fail):\n"
+      << "`records.produced = records.delivered + records.lost + records.unread +\n"
+      << "records.overwritten + violations.corrupt + violations.missing` and\n"
+      << "`records.lost = lost_reported + lost_unreported`.\n\n"
+      << "| path | unit | description |\n|---|---|---|\n";
+    for (const auto& d : models::buffer_stat_defs())
+        o << "| `" << d.path << "` | " << d.unit << " | " << d.description << " |\n";
+    return o.str();
 }
 
 } // namespace ringsim::platform

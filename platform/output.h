@@ -29,5 +29,7 @@ nlohmann::json run_json(const Platform& p, const RunInfo& info);
 void print_summary(std::ostream& out, const Platform& p, const RunInfo& info);
 // `ringsim stats`: every statistic with its unit and description.
 void print_stat_defs(std::ostream& out);
+// docs/statistics.md, generated from the same table.
+std::string stat_defs_markdown();
 
 } // namespace ringsim::platform

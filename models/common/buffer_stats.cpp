@@ -39,7 +39,7 @@ const std::vector<StatDef>& buffer_stat_defs() {
         {"paused_intervals", "intervals", "PERF_EVENT_IOC_PAUSE_OUTPUT pauses (R9), the "
          "consumer's own included", &S::paused_intervals},
         {"consumer.polls", "calls", "per buffer: poll() returns that reported POLLIN for "
-         "it; in total: poll() calls that slept", &S::consumer_polls},
+         "it; in total: the consumer's poll() calls", &S::consumer_polls},
         {"consumer.passes", "passes", "read passes over the buffer (perf_mmap__push or a "
          "read_init/read_event/consume loop)", &S::consumer_passes},
         {"consumer.bytes_copied", "bytes", "bytes the consumer copied out of the mapping",

@@ -20,7 +20,8 @@ namespace perf = ringsim::models::perf;
 using nlohmann::json;
 
 std::string ConfigError::message() const {
-    return pointer + ": expected " + expected + ", found " + found;
+    // The whole document has the empty pointer: say nothing rather than ": expected".
+    return (pointer.empty() ? "" : pointer + ": ") + "expected " + expected + ", found " + found;
 }
 
 namespace {
