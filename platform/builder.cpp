@@ -49,8 +49,15 @@ constexpr uint32_t kWorkloadPid = 1000; // the traced workload's pid; tid = pid 
 } // namespace
 
 Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenario)
-    : sc_module(name), m_sc(scenario), m_traced(scenario.traced_cpus) {
-    for (unsigned c = 0; c < m_sc.cpus; ++c) m_cpus.emplace_back(c);
+    : sc_module(name), m_sc(scenario), m_traced(scenario.traced_cpus),
+      m_memory(m_phys, scenario.memory_model, scenario.timing_policy,
+               derive_seed(scenario.seed, "memory")) {
+    for (unsigned c = 0; c < m_sc.cpus; ++c) {
+        m_cpus.emplace_back(c);
+        // Each CPU is one agent of the ordering engine: kernel and user code on it share
+        // its program order.
+        m_ports.push_back(&m_memory.agent("cpu" + std::to_string(c), m_sc.timing));
+    }
     build_buffers();
     build_writers();
     build_consumer();
@@ -78,13 +85,15 @@ void Platform::build_buffers() {
         p.backward = m_sc.write_backward;
         p.wakeup_watermark = m_sc.wakeup_watermark;
         p.wakeup_events = m_sc.wakeup_events;
+        p.a = m_sc.data_barriers.a;
+        p.b = m_sc.data_barriers.b;
         b.rb = std::make_unique<PerfBuffer>(p, b.stats);
         b.wakeup = std::make_unique<PerfWakeup>(
             (b.name + "_wakeup").c_str(),
             sc_core::sc_time(double(m_sc.irq_work_latency_ps), sc_core::SC_PS), b.stats);
         b.rb->set_wakeup_sink(b.wakeup.get());
         const unsigned kernel_cpu = owner < 0 ? m_traced.front() : unsigned(owner);
-        b.rb->init_userpage(m_memory.agent("cpu" + std::to_string(kernel_cpu)));
+        b.rb->init_userpage(*m_ports[kernel_cpu]);
 
         CheckedBuffer cb;
         cb.name = b.name;
@@ -95,9 +104,14 @@ void Platform::build_buffers() {
         cb.sample_id_all = m_sc.sample_id_all;
         cb.stats = &b.stats;
         cb.rb = b.rb.get();
+        cb.a = m_sc.data_barriers.a;
+        cb.b = m_sc.data_barriers.b;
+        cb.c = m_sc.data_barriers.c;
+        cb.d = m_sc.data_barriers.d;
+        cb.push_reader = m_sc.reader == config::Reader::push;
         checked.push_back(cb);
     }
-    m_checker = std::make_unique<Checker>(std::move(checked));
+    m_checker = std::make_unique<Checker>(std::move(checked), &m_memory.engine());
     for (unsigned i = 0; i < m_buffers.size(); ++i)
         m_buffers[i].rb->set_observer(&m_checker->producer_side(i));
 }
@@ -108,7 +122,7 @@ WriteTarget Platform::task_target() {
     if (m_sc.migrate_every_ps)
         slot = (sc_core::sc_time_stamp().value() / m_sc.migrate_every_ps) % m_traced.size();
     const unsigned cpu = m_traced[slot];
-    return {&m_cpus[cpu], &m_memory.agent("cpu" + std::to_string(cpu)), m_buffers.front().rb.get()};
+    return {&m_cpus[cpu], m_ports[cpu], m_buffers.front().rb.get()};
 }
 
 void Platform::build_writers() {
@@ -146,8 +160,7 @@ void Platform::build_writers() {
             p.seed = derive_seed(m_sc.seed, "writer." + name);
             p.event_id = next_id++;
             p.tid = kWorkloadPid + cpu;
-            WriteTarget t{&m_cpus[cpu], &m_memory.agent("cpu" + std::to_string(cpu)),
-                          m_buffers[i].rb.get()};
+            WriteTarget t{&m_cpus[cpu], m_ports[cpu], m_buffers[i].rb.get()};
             m_writers.push_back(
                 std::make_unique<RecordWriter>(name.c_str(), p, [t] { return t; }));
         }
@@ -166,6 +179,8 @@ void Platform::build_consumer() {
     p.snapshot_every = m_sc.snapshot_every_ps;
     p.workload_end = m_sc.duration_ps;
     for (const auto& w : m_sc.pauses) p.pauses.push_back({w.at_ps, w.length_ps});
+    p.c = m_sc.data_barriers.c;
+    p.d = m_sc.data_barriers.d;
 
     // No MMU yet: the consumer sees the buffers at their kernel addresses.
     std::vector<ConsumerMmap> mmaps;
@@ -181,7 +196,7 @@ void Platform::build_consumer() {
         m.backward = b.rb->params().backward;
         mmaps.push_back(m);
     }
-    MemoryPort& mem = m_memory.agent("cpu" + std::to_string(m_sc.consumer_cpu));
+    MemoryPort& mem = *m_ports[m_sc.consumer_cpu];
     m_consumer = std::make_unique<PerfConsumer>("consumer", p, mem, std::move(mmaps), *m_checker,
                                                 [this] {
                                                     m_checker->finish();

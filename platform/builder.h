@@ -8,7 +8,7 @@
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_wakeup.h"
 #include "models/kernel/record_writer.h"
-#include "models/memory/sc_memory.h"
+#include "models/memory/engine_port.h"
 #include "models/user/perf_consumer.h"
 #include "platform/config/scenario.h"
 
@@ -35,10 +35,11 @@ public:
     const std::deque<BufferSlot>& buffers() const { return m_buffers; }
     const models::Checker& checker() const { return *m_checker; }
     const models::PerfConsumer& consumer() const { return *m_consumer; }
+    models::OrderingEngine& engine() { return m_memory.engine(); }
     bool finished() const { return m_finished; }
 
 private:
-    models::WriteTarget task_target() ;
+    models::WriteTarget task_target();
     void build_buffers();
     void build_writers();
     void build_consumer();
@@ -46,8 +47,9 @@ private:
     const config::Scenario& m_sc;
     std::vector<unsigned> m_traced;          // the traced CPUs
     models::PhysicalMemory m_phys;
-    models::ScMemory m_memory{m_phys};
+    models::MemorySystem m_memory;
     std::deque<models::CpuState> m_cpus;
+    std::vector<models::MemoryPort*> m_ports; // one agent per CPU
     std::deque<BufferSlot> m_buffers;
     std::vector<std::unique_ptr<models::RecordWriter>> m_writers;
     std::unique_ptr<models::Checker> m_checker;

@@ -122,13 +122,14 @@ int cmd_run(const Args& a) {
 
     const std::filesystem::path dir(a.out);
     if (!write_json(dir / "stats.json", stats_json(top)) ||
-        !write_json(dir / "run.json", run_json(top, info))) {
+        !write_json(dir / "run.json", run_json(top, info)) ||
+        !write_json(dir / "violations.json", violations_json(top))) {
         std::cerr << "ringsim run: cannot write into " << a.out << "\n";
         return kExitBadInput;
     }
     print_summary(std::cout, top, info);
-    std::cout << "ringsim: wrote " << (dir / "stats.json").string() << " and "
-              << (dir / "run.json").string() << "\n";
+    std::cout << "ringsim: wrote stats.json, run.json and violations.json in " << dir.string()
+              << "\n";
     return top.finished() ? kExitOk : kExitModelError;
 }
 

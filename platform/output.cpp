@@ -114,9 +114,12 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     out << "ringsim: produced " << t.records_produced << " = delivered " << t.records_delivered
         << " + lost " << t.records_lost << " + unread " << t.records_unread << " + overwritten "
         << t.records_overwritten;
-    if (t.violations_corrupt + t.violations_missing)
-        out << " + corrupt " << t.violations_corrupt << " + missing " << t.violations_missing;
+    if (t.records_corrupted + t.records_missing)
+        out << " + corrupted " << t.records_corrupted << " + missing " << t.records_missing;
     out << " records\n";
+    if (t.records_duplicated)
+        out << "ringsim: perf_mmap__push copied " << t.records_duplicated
+            << " records twice: data_head moved between its two reads (C4)\n";
     out << "ringsim: lost " << t.records_lost << " = reported by PERF_RECORD_LOST "
         << t.lost_reported << " + not yet reported " << t.lost_unreported << "\n";
     out << "ringsim: " << t.bytes_delivered << " of " << t.bytes_produced
@@ -126,15 +129,44 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     if (!t.violations_total) {
         out << "ringsim: no violations\n";
     } else {
-        out << "ringsim: " << t.violations_total << " VIOLATIONS (corrupt "
-            << t.violations_corrupt << ", missing " << t.violations_missing << ", duplicated "
-            << t.violations_duplicated << ", accounting " << t.violations_accounting << ")\n";
-        for (const auto& v : p.checker().violations())
-            out << "  [" << v.buffer << " " << v.kind << " @" << config::format_time(v.at_ps)
-                << "] " << v.explanation << "\n";
+        out << "ringsim: " << t.violations_total << " VIOLATIONS (stale " << t.violations_stale
+            << ", overwritten " << t.violations_overwritten << ", torn " << t.violations_torn
+            << ", corrupt " << t.violations_corrupt << ", missing " << t.violations_missing
+            << ", duplicated " << t.violations_duplicated << ", accounting "
+            << t.violations_accounting << ")\n";
+        const auto& vs = p.checker().violations();
+        if (!vs.empty()) {
+            // The first one in full: the story a student follows; the others in a line.
+            const auto& v = vs.front();
+            out << "\nfirst violation (" << v.kind << ", " << v.buffer << ", seen at "
+                << config::format_time(v.at_ps) << "):\n";
+            std::istringstream lines(v.explanation);
+            for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+            if (!v.fix.empty()) out << "  Fix: " << v.fix << "\n";
+            for (size_t i = 1; i < vs.size(); ++i)
+                out << "  also: " << vs[i].kind << " in " << vs[i].buffer << " at position "
+                    << vs[i].pos << ", seen at " << config::format_time(vs[i].at_ps) << "\n";
+            if (t.violations_total > vs.size())
+                out << "  (" << t.violations_total - vs.size()
+                    << " more; violations.json lists the first " << vs.size() << ")\n";
+        }
     }
     if (!p.finished())
         out << "ringsim: WARNING: the consumer never finished; the run ended early\n";
+}
+
+json violations_json(const Platform& p) {
+    json list = json::array();
+    for (const auto& v : p.checker().violations())
+        list.push_back({{"kind", v.kind},
+                        {"buffer", v.buffer},
+                        {"position", v.pos},
+                        {"seen_at_ps", v.at_ps},
+                        {"barriers", v.barriers},
+                        {"explanation", v.explanation},
+                        {"fix", v.fix}});
+    const BufferStats t = total_stats(p);
+    return {{"total", t.violations_total}, {"listed", list.size()}, {"violations", list}};
 }
 
 void print_stat_defs(std::ostream& out) {

@@ -26,6 +26,8 @@ models::BufferStats total_stats(const Platform& p);
 
 nlohmann::json stats_json(const Platform& p);
 nlohmann::json run_json(const Platform& p, const RunInfo& info);
+// DIR/violations.json: the first violations with their explanations.
+nlohmann::json violations_json(const Platform& p);
 void print_summary(std::ostream& out, const Platform& p, const RunInfo& info);
 // `ringsim stats`: every statistic with its unit and description.
 void print_stat_defs(std::ostream& out);

@@ -11,136 +11,293 @@
 namespace ringsim::models {
 
 namespace {
+
 uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 
-std::string describe(const LedgerEntry& e, const CheckedBuffer& b) {
-    const auto r = perf::parse_record(e.bytes.data(), b.sample_type, b.sample_id_all);
+std::string ns(Picos t) {
     std::ostringstream o;
-    o << perf::record_type_name(r.header.type) << " of " << e.bytes.size() << " bytes at "
-      << e.pos << " stored at " << e.stored_at_ps << " ps";
+    o.setf(std::ios::fixed);
+    o.precision(3);
+    o << double(t) / 1e6 << " us";
     return o.str();
 }
+
+bool off(BarrierKind k) { return k == BarrierKind::none; }
+
+// Keeps the byte sources of the carried bytes aligned with them.
+void shift_sources(std::vector<CopySource>& src, uint64_t drop) {
+    std::vector<CopySource> kept;
+    for (CopySource c : src) {
+        if (c.offset + c.length <= drop) continue;
+        if (c.offset < drop) {
+            c.length -= drop - c.offset;
+            c.offset = drop;
+        }
+        c.offset -= drop;
+        kept.push_back(c);
+    }
+    src = std::move(kept);
+}
+
+const CopySource* source_at(const std::vector<CopySource>& src, uint64_t off) {
+    for (const CopySource& c : src)
+        if (off >= c.offset && off < c.offset + c.length) return &c;
+    return nullptr;
+}
+
 } // namespace
 
 struct Checker::Stream : RecordObserver {
-    Checker* checker = nullptr;
     CheckedBuffer buf;
     Ledger ledger;
-    uint64_t next_pos = 0;         // where the carried bytes continue
-    std::vector<uint8_t> carry;    // a record split across two copies
+    uint64_t next_pos = 0;            // where the carried bytes continue
+    std::vector<uint8_t> carry;       // a record split across two copies
+    std::vector<CopySource> carry_src;
 
-    Stream(Checker* c, CheckedBuffer b)
-        : checker(c), buf(std::move(b)), ledger(buf.data_size, buf.backward) {}
+    explicit Stream(CheckedBuffer b) : buf(std::move(b)), ledger(buf.data_size, buf.backward) {}
 
-    void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes,
-                          uint64_t lost) override {
-        LedgerEntry e{pos, bytes, lost, now_ps()};
+    void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes, uint64_t lost,
+                          uint64_t first_store, uint64_t last_store) override {
+        LedgerEntry e{pos, bytes, lost, now_ps(), first_store, last_store};
         for (LedgerEntry& gone : ledger.store(std::move(e), buf.overwrite)) {
             if (gone.is_lost_record()) buf.stats->lost_unreported += gone.lost;
             else ++buf.stats->records_overwritten;
         }
     }
+    void on_record_retracted(uint64_t pos) override {
+        if (ledger.find(pos)) ledger.take(pos);
+    }
 };
 
-Checker::Checker(std::vector<CheckedBuffer> buffers, size_t keep_violations)
-    : m_keep(keep_violations) {
-    for (auto& b : buffers) m_streams.push_back(std::make_unique<Stream>(this, std::move(b)));
+Checker::Checker(std::vector<CheckedBuffer> buffers, const OrderingEngine* engine,
+                 size_t keep_violations)
+    : m_engine(engine), m_keep(keep_violations) {
+    for (auto& b : buffers) m_streams.push_back(std::make_unique<Stream>(std::move(b)));
 }
 
 Checker::~Checker() = default;
 
 RecordObserver& Checker::producer_side(unsigned idx) { return *m_streams.at(idx); }
 
-void Checker::violation(Stream& s, const char* kind, uint64_t pos, std::string explanation) {
+void Checker::add(Stream& s, Violation v) {
     BufferStats& st = *s.buf.stats;
     ++st.violations_total;
-    if (!std::strcmp(kind, "corrupt")) ++st.violations_corrupt;
-    else if (!std::strcmp(kind, "missing")) ++st.violations_missing;
-    else if (!std::strcmp(kind, "duplicated")) ++st.violations_duplicated;
+    if (v.kind == "stale") ++st.violations_stale;
+    else if (v.kind == "overwritten") ++st.violations_overwritten;
+    else if (v.kind == "torn") ++st.violations_torn;
+    else if (v.kind == "corrupt") ++st.violations_corrupt;
+    else if (v.kind == "missing") ++st.violations_missing;
+    else if (v.kind == "duplicated") ++st.violations_duplicated;
     else ++st.violations_accounting;
-    if (m_violations.size() < m_keep)
-        m_violations.push_back({s.buf.name, kind, pos, now_ps(), std::move(explanation)});
+    if (m_violations.size() >= m_keep) return;
+    v.buffer = s.buf.name;
+    v.at_ps = now_ps();
+    m_violations.push_back(std::move(v));
 }
 
-void Checker::on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n) {
+std::string Checker::describe_store(uint64_t seq) const {
+    std::ostringstream o;
+    const OpRecord* op = (m_engine && seq) ? m_engine->store_record(seq) : nullptr;
+    if (!seq) return "plain memory (the store that wrote them has left the engine's history)";
+    if (!op) return "store #" + std::to_string(seq);
+    o << "store #" << seq << " by " << m_engine->agent_name(op->agent) << " (issued at "
+      << ns(op->issue) << ", performed at " << ns(op->perform) << ")";
+    return o.str();
+}
+
+void Checker::on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
+                        const std::vector<CopySource>& sources) {
     Stream& s = *m_streams.at(idx);
     if (!s.carry.empty() && pos != s.next_pos) {
-        violation(s, "corrupt", s.next_pos - s.carry.size(),
-                  "the consumer stopped copying in the middle of a record");
+        add(s, {"", "corrupt", s.next_pos - s.carry.size(), 0, "",
+                "the consumer stopped copying in the middle of a record", ""});
         s.carry.clear();
+        s.carry_src.clear();
     }
     if (s.carry.empty()) s.next_pos = pos;
+    for (CopySource c : sources) {
+        c.offset += s.carry.size();
+        s.carry_src.push_back(c);
+    }
     s.carry.insert(s.carry.end(), data, data + n);
     s.next_pos += n;
 
-    // Parse whole records out of the carried bytes, as perf report parses perf.data.
-    uint64_t pos0 = s.next_pos - s.carry.size();
-    size_t off = 0;
+    // Walk the carried bytes record by record, as perf report walks perf.data, but keep to
+    // the true record boundaries where a record was stored, so one bad record does not
+    // misalign everything after it.
+    const uint64_t base = s.next_pos - s.carry.size();
+    uint64_t off = 0;
     while (s.carry.size() - off >= perf::kHeaderSize) {
-        const auto h = perf::parse_header(s.carry.data() + off, s.carry.size() - off);
-        if (!perf::plausible(*h)) {
-            std::ostringstream o;
-            o << "the header at " << pos0 + off << " has size " << h->size << " and type "
-              << h->type << ": not a record boundary, the rest of this copy is unparsable";
-            violation(s, "corrupt", pos0 + off, o.str());
-            off = s.carry.size();
-            break;
+        const uint64_t at = base + off;
+        uint64_t need;
+        if (const LedgerEntry* e = s.ledger.find(at)) {
+            need = e->bytes.size();
+        } else {
+            const auto h = perf::parse_header(s.carry.data() + off, s.carry.size() - off);
+            if (!perf::plausible(*h)) {
+                std::ostringstream o;
+                o << "the consumer copied a header of size " << h->size << " and type "
+                  << h->type << " at " << at << ", where no record was stored: the rest of "
+                  << "this copy cannot be parsed";
+                add(s, {"", "corrupt", at, 0, "", o.str(), ""});
+                off = s.carry.size();
+                break;
+            }
+            need = h->size;
         }
-        if (s.carry.size() - off < h->size) break;
-        verify(s, pos0 + off, s.carry.data() + off, h->size);
-        off += h->size;
+        if (s.carry.size() - off < need) break;
+        verify(s, at, s.carry.data() + off, need, s.carry_src, off);
+        off += need;
     }
     s.carry.erase(s.carry.begin(), s.carry.begin() + off);
+    shift_sources(s.carry_src, off);
 }
 
-void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n) {
+uint64_t Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
+                         const std::vector<CopySource>& src, uint64_t src_base) {
     BufferStats& st = *s.buf.stats;
     const bool in_order = !s.buf.backward;
-    const LedgerEntry* e = s.ledger.find(pos);
-    if (!e) {
+    if (!s.ledger.find(pos)) {
         std::ostringstream o;
-        if (in_order && s.ledger.already_passed(pos)) {
-            o << "a record at " << pos << " was delivered again after the consumer had "
-              << "moved past it";
-            violation(s, "duplicated", pos, o.str());
-        } else {
-            o << "no record was stored at " << pos << ", yet the consumer parsed a "
-              << perf::record_type_name(perf::parse_header(data, n)->type) << " of " << n
-              << " bytes there";
-            violation(s, "corrupt", pos, o.str());
+        if (const LedgerEntry* again = s.ledger.find_delivered(pos)) {
+            if (again->bytes.size() == n && std::memcmp(again->bytes.data(), data, n) == 0) {
+                if (s.buf.push_reader) {
+                    // perf_mmap__push copies up to its second data_head read but consumes
+                    // only up to its first (C4): the next pass copies the difference again.
+                    ++st.records_duplicated;
+                    return n;
+                }
+                o << "the record at " << pos << " was delivered a second time by a reader "
+                  << "that never re-reads";
+                add(s, {"", "duplicated", pos, 0, "", o.str(), ""});
+                return n;
+            }
+            const LedgerEntry copy = *again;
+            mismatch(s, copy, data, src, src_base);
+            return n;
         }
-        return;
+        o << "no record was stored at " << pos << ", yet the consumer parsed a "
+          << perf::record_type_name(perf::parse_header(data, n)->type) << " of " << n
+          << " bytes there";
+        add(s, {"", "corrupt", pos, 0, "", o.str(), ""});
+        return 0;
     }
     if (in_order && !s.buf.overwrite) {
         // Forward, tail-honouring buffers are read in production order: anything older
         // that is still in the ledger was skipped.
         for (uint64_t skipped : s.ledger.older_than(pos)) {
             const LedgerEntry gone = s.ledger.take(skipped);
-            violation(s, "missing", skipped,
-                      describe(gone, s.buf) + " was never delivered; the consumer went on at " +
-                          std::to_string(pos));
+            if (gone.is_lost_record()) st.lost_unreported += gone.lost;
+            else ++st.records_missing;
+            std::ostringstream o;
+            o << perf::record_type_name(perf::parse_header(gone.bytes.data(), 8)->type) << " of "
+              << gone.bytes.size() << " bytes at " << skipped << " was never delivered; the "
+              << "consumer went on at " << pos;
+            add(s, {"", "missing", skipped, 0, "", o.str(), ""});
         }
     }
     LedgerEntry entry = s.ledger.take(pos);
     s.ledger.mark_read(pos);
-    if (entry.bytes.size() != n || std::memcmp(entry.bytes.data(), data, n) != 0) {
-        size_t first = 0;
-        while (first < std::min<size_t>(n, entry.bytes.size()) && entry.bytes[first] == data[first])
-            ++first;
-        std::ostringstream o;
-        o << describe(entry, s.buf) << " reached the consumer with different bytes, the first "
-          << "at byte " << first;
-        violation(s, "corrupt", pos, o.str());
-        if (entry.is_lost_record()) st.lost_unreported += entry.lost;
-        return;
+    if (entry.bytes.size() == n && std::memcmp(entry.bytes.data(), data, n) == 0) {
+        if (entry.is_lost_record()) {
+            ++st.lost_records;
+            st.lost_reported += entry.lost;
+        } else {
+            ++st.records_delivered;
+            st.bytes_delivered += n;
+        }
+        s.ledger.keep_delivered(std::move(entry));
+        return n;
     }
-    if (entry.is_lost_record()) {
-        ++st.lost_records;
-        st.lost_reported += entry.lost;
-    } else {
-        ++st.records_delivered;
-        st.bytes_delivered += n;
+    if (entry.is_lost_record()) st.lost_unreported += entry.lost;
+    else ++st.records_corrupted;
+    mismatch(s, entry, data, src, src_base);
+    return n;
+}
+
+void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
+                       const std::vector<CopySource>& src, uint64_t src_base) {
+    // Where did each wrong byte come from: a store older than the record's, or newer?
+    const bool own_store_pending = m_engine && m_engine->in_history(e.first_store);
+    bool older = false, newer = false;
+    size_t first_bad = e.bytes.size();
+    uint64_t culprit = 0;
+    const CopySource* load = nullptr;
+    for (size_t i = 0; i < e.bytes.size(); ++i) {
+        if (e.bytes[i] == data[i]) continue;
+        if (first_bad == e.bytes.size()) first_bad = i;
+        const CopySource* c = source_at(src, src_base + i);
+        const uint64_t seq = c ? c->store_seq : 0;
+        const bool is_older = seq ? seq < e.first_store : own_store_pending;
+        (is_older ? older : newer) = true;
+        if (!load) {
+            load = c;
+            culprit = seq;
+        }
     }
+    Violation v;
+    v.pos = e.pos;
+    v.kind = older && newer ? "torn" : older ? "stale" : "overwritten";
+    const CheckedBuffer& b = s.buf;
+
+    std::ostringstream o;
+    const auto type = perf::parse_header(e.bytes.data(), 8)->type;
+    o << v.kind << " record at position " << e.pos << " of " << b.name << ": a "
+      << perf::record_type_name(type) << " of " << e.bytes.size() << " bytes, written by "
+      << describe_store(e.first_store) << ".\n";
+    if (load)
+        o << "The consumer read it with load #" << load->load_seq << " (issued at "
+          << ns(load->load_issue) << ", performed at " << ns(load->load_perform) << ").\n";
+    o << "From byte " << first_bad << " on it got bytes of " << describe_store(culprit)
+      << " instead.\n";
+
+    std::vector<std::string> why, fix;
+    if (older) {
+        o << "So the record's bytes were not yet visible when the consumer read them, although "
+             "the data_head it had read already covered the record (message passing).\n";
+        if (off(b.b)) {
+            why.push_back("B");
+            o << "(B) is off: the kernel's data_head store may perform before the record "
+                 "stores it publishes.\n";
+            fix.push_back("(B) smp_wmb() before WRITE_ONCE(data_head) in "
+                          "perf_output_put_handle, paired with (C)");
+        }
+        if (off(b.c)) {
+            why.push_back("C");
+            o << "(C) is off: the consumer's record loads may perform before its data_head "
+                 "load.\n";
+            fix.push_back("(C) smp_load_acquire(&data_head) in ring_buffer_read_head, paired "
+                          "with (B)");
+        }
+    }
+    if (newer) {
+        o << "So newer data had replaced the record before the consumer's load performed: the "
+             "producer reused space the consumer had not finished reading (load buffering).\n";
+        if (e.overwritten_by)
+            o << "The record was overwritten by " << describe_store(e.overwritten_by)
+              << ", stored at " << ns(e.overwritten_at_ps) << ".\n";
+        if (off(b.a)) {
+            why.push_back("A");
+            o << "(A) is off: the producer's record stores may perform before its data_tail "
+                 "load, so it can write where the consumer has not released the space.\n";
+            fix.push_back("(A) the control dependency in __perf_output_begin: no store before "
+                          "the data_tail load decides there is room, paired with (D)");
+        }
+        if (off(b.d) || b.d == BarrierKind::wmb) {
+            why.push_back("D");
+            o << "(D) is " << barrier_kind_name(b.d) << ": the consumer's data_tail store may "
+              << "perform before its record loads, releasing space it is still reading.\n";
+            fix.push_back("(D) smp_store_release(&data_tail) (or smp_mb() before it) in "
+                          "ring_buffer_write_tail, paired with (A)");
+        }
+    }
+    if (why.empty())
+        o << "No barrier of this buffer is off: this reordering should be impossible, so it is "
+             "a bug in ringsim's models, please report it.\n";
+    for (size_t i = 0; i < why.size(); ++i) v.barriers += (i ? ", " : "") + why[i];
+    for (size_t i = 0; i < fix.size(); ++i) v.fix += (i ? "; " : "") + fix[i];
+    v.explanation = o.str();
+    add(s, std::move(v));
 }
 
 void Checker::finish() {
@@ -157,23 +314,22 @@ void Checker::finish() {
         }
         st.lost_unreported += s.buf.rb->pending_lost();
 
-        // Every record the workload produced is accounted for exactly once; a record the
-        // checker flagged (corrupt or missing) counts on the violation side.
+        // Every record the workload produced is accounted for exactly once.
         const uint64_t accounted = st.records_delivered + st.records_lost + st.records_unread +
-                                   st.records_overwritten + st.violations_corrupt +
-                                   st.violations_missing;
+                                   st.records_overwritten + st.records_corrupted +
+                                   st.records_missing;
         if (accounted != st.records_produced) {
             std::ostringstream o;
             o << "produced " << st.records_produced << " records but delivered + lost + unread"
-              << " + overwritten + corrupt + missing = " << accounted;
-            violation(s, "accounting", 0, o.str());
+              << " + overwritten + corrupted + missing = " << accounted;
+            add(s, {"", "accounting", 0, 0, "", o.str(), ""});
         }
         if (st.lost_reported + st.lost_unreported != st.records_lost) {
             std::ostringstream o;
             o << "the kernel lost " << st.records_lost << " records but PERF_RECORD_LOST "
               << "reported " << st.lost_reported << " and " << st.lost_unreported
               << " remain unreported";
-            violation(s, "accounting", 0, o.str());
+            add(s, {"", "accounting", 0, 0, "", o.str(), ""});
         }
     }
 }

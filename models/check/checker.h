@@ -1,13 +1,17 @@
 // The checker: knows every record each producer stored (a Ledger per buffer) and verifies
 // every record the consumer copies out, byte for byte, the way perf report would parse
-// perf.data. At the end it closes the books: produced = delivered + lost + unread +
-// overwritten (+ violations), per buffer, exactly. It streams: its memory is bounded by
-// the buffers, not by the length of the run.
+// perf.data. A record read with the wrong bytes is classified by where its bytes came from
+// (MEMORY-MODEL.md "Violations"): all older than the record -> stale (message passing:
+// (B) or (C) missing); all newer -> overwritten (load buffering: (A) or (D) missing); both
+// -> torn. Each is explained as a short causal story. At the end the books close: produced
+// = delivered + lost + unread + overwritten + corrupted + missing, per buffer, exactly.
+// It streams: its memory is bounded by the buffers, not by the length of the run.
 #pragma once
 
 #include "models/check/ledger.h"
 #include "models/common/buffer_stats.h"
 #include "models/kernel/perf_buffer.h"
+#include "models/memory/ordering_engine.h"
 #include "models/user/perf_consumer.h"
 
 #include <memory>
@@ -18,10 +22,12 @@ namespace ringsim::models {
 
 struct Violation {
     std::string buffer;
-    std::string kind;         // corrupt | missing | duplicated | accounting
-    uint64_t pos = 0;
-    uint64_t at_ps = 0;       // when the consumer copied it
-    std::string explanation;  // a short causal story
+    std::string kind;         // stale | overwritten | torn | corrupt | missing | duplicated | accounting
+    uint64_t pos = 0;         // free-running offset of the record in its buffer
+    uint64_t at_ps = 0;       // when the checker saw it
+    std::string barriers;     // the switched-off barriers that allow it, e.g. "B" or "A, D"
+    std::string explanation;  // a short causal story, one sentence per line
+    std::string fix;
 };
 
 struct CheckedBuffer {
@@ -32,18 +38,24 @@ struct CheckedBuffer {
     uint64_t sample_type = 0;
     bool sample_id_all = false;
     BufferStats* stats = nullptr;
-    const PerfBuffer* rb = nullptr; // for the loss still pending at the end
+    const PerfBuffer* rb = nullptr;  // for the loss still pending at the end
+    BarrierKind a = BarrierKind::ctrl, b = BarrierKind::wmb;
+    BarrierKind c = BarrierKind::acquire, d = BarrierKind::release;
+    bool push_reader = true; // perf_mmap__push may legitimately copy a record twice (C4)
 };
 
 class Checker : public ConsumerObserver {
 public:
-    explicit Checker(std::vector<CheckedBuffer> buffers, size_t keep_violations = 20);
+    // `engine` (may be null) names the operations behind a violation.
+    Checker(std::vector<CheckedBuffer> buffers, const OrderingEngine* engine,
+            size_t keep_violations = 20);
     ~Checker() override;
 
     // The RecordObserver to attach to buffer `idx`'s PerfBuffer.
     RecordObserver& producer_side(unsigned idx);
 
-    void on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n) override;
+    void on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
+                   const std::vector<CopySource>& sources) override;
 
     // Closes the books at the end of the run: unread records, the accounting identity.
     void finish();
@@ -53,10 +65,17 @@ public:
 
 private:
     struct Stream;
-    void verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n);
-    void violation(Stream& s, const char* kind, uint64_t pos, std::string explanation);
+    // Verifies the record at `pos`; returns its true size (to stay aligned after a bad
+    // record), or 0 when no record was stored there.
+    uint64_t verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
+                    const std::vector<CopySource>& src, uint64_t src_base);
+    void mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
+                  const std::vector<CopySource>& src, uint64_t src_base);
+    void add(Stream& s, Violation v);
+    std::string describe_store(uint64_t seq) const;
 
     std::vector<std::unique_ptr<Stream>> m_streams;
+    const OrderingEngine* m_engine;
     std::vector<Violation> m_violations;
     size_t m_keep;
 };

@@ -4,18 +4,25 @@ namespace ringsim::models {
 
 std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
     std::vector<LedgerEntry> lapped;
-    if (retire_lapped) {
-        // A record occupies [pos, pos + size). The new one physically overlaps an older
-        // one exactly when the span from the older record's far edge to the new record's
-        // far edge exceeds the buffer size.
-        const uint64_t p = e.pos, s = e.bytes.size();
-        while (!m_entries.empty()) {
-            const LedgerEntry& old = m_entries.begin()->second;
-            const uint64_t span = m_backward ? old.pos + old.bytes.size() - p : p + s - old.pos;
-            if (span <= m_size) break;
-            lapped.push_back(std::move(m_entries.begin()->second));
-            m_entries.erase(m_entries.begin());
+    // A record occupies [pos, pos + size). The new one physically overlaps an older one
+    // exactly when the span from the older record's far edge to the new record's far edge
+    // exceeds the buffer size; entries are in production order, so stop at the first that
+    // does not.
+    const uint64_t p = e.pos, s = e.bytes.size();
+    for (auto it = m_entries.begin(); it != m_entries.end();) {
+        LedgerEntry& old = it->second;
+        const uint64_t span = m_backward ? old.pos + old.bytes.size() - p : p + s - old.pos;
+        if (span <= m_size) break;
+        if (!retire_lapped) {
+            if (!old.overwritten_by) {
+                old.overwritten_by = e.first_store;
+                old.overwritten_at_ps = e.stored_at_ps;
+            }
+            ++it;
+            continue;
         }
+        lapped.push_back(std::move(old));
+        it = m_entries.erase(it);
     }
     const uint64_t k = key(e.pos);
     m_entries[k] = std::move(e);
@@ -49,6 +56,22 @@ bool Ledger::already_passed(uint64_t pos) const {
 void Ledger::mark_read(uint64_t pos) {
     if (!m_any_read || key(pos) > m_last_read_key) m_last_read_key = key(pos);
     m_any_read = true;
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+void Ledger::keep_delivered(LedgerEntry e) {
+    const uint64_t k = key(e.pos);
+    m_delivered[k] = std::move(e);
+    while (!m_delivered.empty() && k - m_delivered.begin()->first > 2 * m_size)
+        m_delivered.erase(m_delivered.begin());
+}
+
+const LedgerEntry* Ledger::find_delivered(uint64_t pos) const {
+    auto it = m_delivered.find(key(pos));
+    return it == m_delivered.end() ? nullptr : &it->second;
 }
 
 } // namespace ringsim::models

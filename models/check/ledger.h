@@ -14,6 +14,11 @@ struct LedgerEntry {
     std::vector<uint8_t> bytes;      // exactly what the producer stored
     uint64_t lost = 0;               // the count of a PERF_RECORD_LOST, else 0
     uint64_t stored_at_ps = 0;
+    uint64_t first_store = 0;        // the engine's store sequence numbers of its bytes
+    uint64_t last_store = 0;
+    // Ground truth of a lost race: a later record stored over this one before it was read.
+    uint64_t overwritten_by = 0;     // that record's first store
+    uint64_t overwritten_at_ps = 0;
     bool is_lost_record() const { return lost != 0; }
 };
 
@@ -21,8 +26,10 @@ class Ledger {
 public:
     Ledger(uint64_t data_size, bool backward) : m_size(data_size), m_backward(backward) {}
 
-    // Records a stored record; returns the entries it overwrote (oldest first) when the
-    // buffer is in overwrite mode and the new record laps them.
+    // Records a stored record. The unread entries it lands on are returned (oldest first)
+    // and forgotten when the buffer is in overwrite mode, where that is the point; otherwise
+    // they are kept and marked overwritten_by, for the checker to explain when it meets
+    // them (A or D missing).
     std::vector<LedgerEntry> store(LedgerEntry e, bool retire_lapped);
 
     // The entry stored at `pos`, or null.
@@ -37,6 +44,11 @@ public:
 
     const std::map<uint64_t, LedgerEntry>& entries() const { return m_entries; }
 
+    // Delivered entries stay findable for one more buffer length, so that a record delivered
+    // twice (perf_mmap__push's double data_head read, C4) can be verified byte for byte.
+    void keep_delivered(LedgerEntry e);
+    const LedgerEntry* find_delivered(uint64_t pos) const;
+
 private:
     // Production order: forward buffers grow, backward buffers shrink (R4); the key makes
     // both ascend.
@@ -45,6 +57,7 @@ private:
     uint64_t m_size;
     bool m_backward;
     std::map<uint64_t, LedgerEntry> m_entries;
+    std::map<uint64_t, LedgerEntry> m_delivered;
     bool m_any_read = false;
     uint64_t m_last_read_key = 0;
 };

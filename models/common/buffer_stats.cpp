@@ -15,6 +15,14 @@ const std::vector<StatDef>& buffer_stat_defs() {
          "ended", &S::records_unread},
         {"records.overwritten", "records", "records of an overwrite-mode buffer replaced by "
          "newer ones before the consumer read them", &S::records_overwritten},
+        {"records.corrupted", "records", "records that reached the consumer with bytes other "
+         "than the producer stored (each is also a stale, overwritten or torn violation)",
+         &S::records_corrupted},
+        {"records.missing", "records", "records the consumer skipped with no loss or overwrite "
+         "to explain it (each is also a missing violation)", &S::records_missing},
+        {"records.duplicated", "records", "records perf_mmap__push copied a second time, intact: "
+         "data_head moved between its two reads (C4); not counted in records.delivered",
+         &S::records_duplicated},
         {"records.nested", "records", "records reserved while another writer of the same "
          "buffer was between begin and end (nest > 1, R3)", &S::records_nested},
         {"lost_records", "records", "PERF_RECORD_LOST records delivered: perf's \"lost N "
@@ -46,16 +54,23 @@ const std::vector<StatDef>& buffer_stat_defs() {
          &S::consumer_bytes_copied},
         {"consumer.keep_up_failures", "passes", "passes that found head more than a buffer "
          "ahead (\"failed to keep up with mmap data\", C3)", &S::consumer_keep_up_failures},
-        {"violations.total", "violations", "corrupt, missing or duplicated records and "
-         "accounting mismatches", &S::violations_total},
-        {"violations.corrupt", "violations", "records whose bytes differ from what the "
-         "producer wrote", &S::violations_corrupt},
+        {"violations.total", "violations", "every violation below", &S::violations_total},
+        {"violations.stale", "violations", "records read with bytes older than the record the "
+         "data_head promised (message-passing shape: (B) or (C) missing)",
+         &S::violations_stale},
+        {"violations.overwritten", "violations", "records read after newer data replaced them "
+         "(load-buffering shape: (A) or (D) missing)", &S::violations_overwritten},
+        {"violations.torn", "violations", "records read with both older and newer bytes than "
+         "their own", &S::violations_torn},
+        {"violations.corrupt", "violations", "copies the checker could not parse into records "
+         "at all (a header at a place no record starts)", &S::violations_corrupt},
         {"violations.missing", "violations", "records the consumer skipped without a loss "
          "or an overwrite to explain it", &S::violations_missing},
-        {"violations.duplicated", "violations", "records delivered more than once",
+        {"violations.duplicated", "violations", "records delivered more than once by a reader "
+         "that never re-reads (libperf), or re-read by any reader with changed bytes",
          &S::violations_duplicated},
-        {"violations.accounting", "violations", "runs where produced != delivered + lost + "
-         "unread + overwritten, or LOST reports do not add up", &S::violations_accounting},
+        {"violations.accounting", "violations", "buffers where produced != delivered + lost "
+         "+ unread + overwritten + corrupted + missing, or LOST reports do not add up", &S::violations_accounting},
     };
     return defs;
 }

@@ -29,10 +29,16 @@ struct BufferStats {
     uint64_t records_unread = 0;
     uint64_t bytes_unread = 0;
     uint64_t records_overwritten = 0;
+    uint64_t records_corrupted = 0;
+    uint64_t records_missing = 0;
+    uint64_t records_duplicated = 0;
     uint64_t lost_records = 0;
     uint64_t lost_reported = 0;
     uint64_t lost_unreported = 0;
     uint64_t violations_total = 0;
+    uint64_t violations_stale = 0;
+    uint64_t violations_overwritten = 0;
+    uint64_t violations_torn = 0;
     uint64_t violations_corrupt = 0;
     uint64_t violations_missing = 0;
     uint64_t violations_duplicated = 0;

@@ -26,10 +26,9 @@ void PerfBuffer::init_userpage(MemoryPort& mem) {
 
 // ring_buffer_has_space (R1): forward buffers need CIRC_SPACE(head, tail) >= size,
 // backward buffers CIRC_SPACE(tail, head) >= size; one byte always stays free.
-static bool ring_buffer_has_space(uint64_t head, uint64_t tail, uint64_t data_size,
-                                  uint64_t size, bool backward) {
-    if (!backward) return circ_space(head, tail, data_size) >= size;
-    return circ_space(tail, head, data_size) >= size;
+bool PerfBuffer::has_space(uint64_t offset, uint64_t tail, uint64_t size) const {
+    if (!m_params.backward) return circ_space(offset, tail, data_size()) >= size;
+    return circ_space(tail, offset, data_size()) >= size;
 }
 
 bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordContext& writer,
@@ -50,21 +49,27 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
     // perf_output_get_handle.
     ++m_nest;
     if (m_nest > 1) ++m_stats.records_nested;
+    h = Handle{};
     h.wakeup = m_wakeup;
 
     const bool backward = m_params.backward;
     const uint64_t offset = m_head;
     if (!m_params.overwrite) {
-        const uint64_t tail = mem.load(m_params.user_page + perf::kOffDataTail, 8);
-        // (A) control dependency: the record stores below may not perform before this
-        // tail load, because the branch to `fail` needs its value. Pairs with (D) in the
-        // consumer's data_tail store.
-        if (!ring_buffer_has_space(offset, mem.ctrl_dep(tail, Barrier::A), data_size(), size,
-                                   backward)) {
-            ++m_lost;
-            ++m_stats.records_lost;
-            output_end(h, mem); // the fail path publishes (an unchanged) head too
-            return false;
+        h.tail = mem.issue_load(m_params.user_page + perf::kOffDataTail, 8, false, Barrier::A);
+        if (m_params.a == BarrierKind::ctrl) {
+            // (A) control dependency: the branch to `fail` needs the data_tail value, so no
+            // record store below performs before this load. Pairs with (D) in the
+            // consumer's data_tail store.
+            mem.ctrl_dep(h.tail, Barrier::A);
+            if (!has_space(offset, mem.value(h.tail), size)) {
+                ++m_lost;
+                ++m_stats.records_lost;
+                output_end(h, mem); // the fail path publishes (an unchanged) head too
+                return false;
+            }
+        } else {
+            // (A) switched off: assume room, store now, check when the load has performed.
+            h.check_pending = true;
         }
     }
     // local_try_cmpxchg(&rb->head, &offset, head) cannot fail here: writers of one
@@ -76,8 +81,11 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
 
     h.pos = start;
     h.size = size;
+    h.offset = offset;
+    h.reserved = size;
     if (have_lost) {
         m_lost = 0; // local_xchg(&rb->lost, 0)
+        h.lost_taken = have_lost;
         perf::encode_lost(m_scratch, writer, have_lost);
         ++m_stats.lost_records_written;
         output_record(h, mem, m_scratch);
@@ -85,33 +93,68 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
     return true;
 }
 
-void PerfBuffer::output_copy(Handle& h, MemoryPort& mem, const uint8_t* src, uint64_t n) {
+std::pair<uint64_t, uint64_t> PerfBuffer::output_copy(Handle& h, MemoryPort& mem,
+                                                      const uint8_t* src, uint64_t n) {
     const uint64_t mask = data_size() - 1;
+    uint64_t first = 0, last = 0;
     while (n) {
         const uint64_t off = h.pos & mask;
         const uint64_t chunk = std::min(n, data_size() - off); // split at the buffer end
-        mem.store_bytes(m_params.data + off, src, chunk);
+        last = mem.store_bytes(m_params.data + off, src, chunk, false, Barrier::none);
+        if (!first) first = last;
         src += chunk;
         n -= chunk;
         h.pos += chunk;
         h.size -= chunk;
     }
+    return {first, last};
 }
 
 void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
     if (bytes.size() > h.size) throw ModelError(m_params.name + ": record larger than its room");
     const uint64_t pos = h.pos;
-    output_copy(h, mem, bytes.data(), bytes.size());
+    const auto [first, last] = output_copy(h, mem, bytes.data(), bytes.size());
+    h.records.push_back(pos);
     if (m_observer) {
         uint64_t lost = 0;
         if (bytes.size() >= perf::kLostRecordSize &&
             *reinterpret_cast<const uint32_t*>(bytes.data()) == PERF_RECORD_LOST)
             std::copy_n(bytes.data() + 16, 8, reinterpret_cast<uint8_t*>(&lost));
-        m_observer->on_record_stored(pos, bytes, lost);
+        m_observer->on_record_stored(pos, bytes, lost, first, last);
     }
 }
 
+bool PerfBuffer::deferred_check_fails(Handle& h, MemoryPort& mem) {
+    h.check_pending = false;
+    if (has_space(h.offset, mem.value(h.tail), h.reserved)) return false;
+    // No room after all. The stores cannot be recalled; the reservation can be undone only
+    // if no nested writer reserved behind it.
+    const uint64_t end = m_params.backward ? h.offset - h.reserved : h.offset + h.reserved;
+    if (m_head != end) return false;
+    m_head = h.offset;
+    m_lost += h.lost_taken + 1;
+    m_stats.records_lost += 1;
+    if (h.lost_taken) --m_stats.lost_records_written;
+    if (m_observer)
+        for (uint64_t pos : h.records) m_observer->on_record_retracted(pos);
+    return true;
+}
+
+void PerfBuffer::publish_head(MemoryPort& mem, uint64_t head) {
+    const Addr data_head = m_params.user_page + perf::kOffDataHead;
+    // (B): every record store above (ours and nested writers') performs before data_head.
+    // Pairs with (C) in the consumer's data_head load. The kernel uses smp_wmb.
+    switch (m_params.b) {
+    case BarrierKind::wmb: mem.fence(Fence::wmb, Barrier::B); break;
+    case BarrierKind::mb: mem.fence(Fence::mb, Barrier::B); break;
+    case BarrierKind::release: mem.store_release(data_head, head, 8, Barrier::B); return;
+    default: break; // (B) switched off: a plain store may pass the record stores
+    }
+    mem.store(data_head, head, 8);
+}
+
 void PerfBuffer::output_end(Handle& h, MemoryPort& mem) {
+    if (h.check_pending) deferred_check_fails(h, mem);
     // perf_output_put_handle (R3): only the outermost writer publishes data_head.
     if (m_nest > 1) {
         --m_nest;
@@ -120,10 +163,7 @@ void PerfBuffer::output_end(Handle& h, MemoryPort& mem) {
     uint64_t head;
     do {
         head = m_head;
-        // (B) smp_wmb: every record store above (ours and nested writers') performs
-        // before data_head. Pairs with (C) in the consumer's data_head load.
-        mem.fence(Fence::wmb, Barrier::B);
-        mem.store(m_params.user_page + perf::kOffDataHead, head, 8);
+        publish_head(mem, head);
         m_nest = 0;
         // An NMI that reserved after our read of rb->head: publish again for it.
         if (head != m_head) m_nest = 1;

@@ -30,6 +30,8 @@ struct PerfBufferParams {
     bool backward = false;       // attr.write_backward (R4)
     uint64_t wakeup_watermark = 0; // attr.wakeup_watermark; 0 = attr.watermark not set
     uint64_t wakeup_events = 0;  // attr.wakeup_events (R7)
+    BarrierKind a = BarrierKind::ctrl; // (A): ctrl | none
+    BarrierKind b = BarrierKind::wmb;  // (B): wmb | mb | release | none
 };
 
 // Ground truth: told about every record at the moment its bytes are stored.
@@ -37,9 +39,13 @@ class RecordObserver {
 public:
     virtual ~RecordObserver() = default;
     // `pos` is the free-running offset of the record's first byte; `lost` is the count a
-    // PERF_RECORD_LOST carries (0 for other records).
+    // PERF_RECORD_LOST carries (0 for other records); the record's bytes went out in the
+    // stores numbered first_store..last_store.
     virtual void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes,
-                                  uint64_t lost) = 0;
+                                  uint64_t lost, uint64_t first_store, uint64_t last_store) = 0;
+    // With (A) off, a record whose room check failed after its stores were issued: it is
+    // dropped (counted lost), but its bytes are in memory (MEMORY-MODEL.md).
+    virtual void on_record_retracted(uint64_t pos) = 0;
 };
 
 // perf_output_wakeup's far end: queues the irq_work that wakes the poll waitqueue (R8).
@@ -55,6 +61,13 @@ public:
         uint64_t pos = 0;     // free-running offset of the next byte this handle writes
         uint64_t size = 0;    // bytes reserved and not yet written
         uint64_t wakeup = 0;  // rb->wakeup at perf_output_get_handle
+        // (A) off: the room check waits for the data_tail load until output_end.
+        bool check_pending = false;
+        LoadTicket tail;
+        uint64_t offset = 0;      // rb->head at reservation
+        uint64_t reserved = 0;    // bytes reserved (LOST record included)
+        uint64_t lost_taken = 0;  // rb->lost moved into our PERF_RECORD_LOST
+        std::vector<uint64_t> records; // positions of the records this handle stored
     };
 
     PerfBuffer(const PerfBufferParams& params, BufferStats& stats);
@@ -87,7 +100,12 @@ public:
     bool writer_active() const { return m_nest != 0; }
 
 private:
-    void output_copy(Handle& h, MemoryPort& mem, const uint8_t* src, uint64_t n);
+    // Returns the sequence numbers of the first and last store of the copy.
+    std::pair<uint64_t, uint64_t> output_copy(Handle& h, MemoryPort& mem, const uint8_t* src,
+                                              uint64_t n);
+    bool has_space(uint64_t offset, uint64_t tail, uint64_t size) const;
+    bool deferred_check_fails(Handle& h, MemoryPort& mem);
+    void publish_head(MemoryPort& mem, uint64_t head);
 
     PerfBufferParams m_params;
     BufferStats& m_stats;

@@ -3,12 +3,16 @@
 // behind it decides when each operation performs (MEMORY-MODEL.md). Barrier sites pass
 // their protocol label, (A) to (D), so reports and timelines can name them.
 //
+// A load is issued, then read: between the two the agent may issue more operations that
+// do not depend on the value (a late load is a pending value; reading it waits until it
+// has performed). The convenience calls below issue and read at once.
 // All values are little-endian, as on arm64 and x86-64.
 #pragma once
 
 #include "models/common/types.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ringsim::models {
 
@@ -18,25 +22,63 @@ enum class Fence { rmb, wmb, mb };
 // (A) pairs with (D), (B) pairs with (C).
 enum class Barrier : char { none = '-', A = 'A', B = 'B', C = 'C', D = 'D' };
 
+// How a barrier site of the protocol is built (MEMORY-MODEL.md "The four barriers, as
+// switches"): `none` is the site switched off.
+enum class BarrierKind { none, ctrl, rmb, wmb, mb, acquire, release };
+const char* barrier_kind_name(BarrierKind k);
+
+// An issued load: its identity and the time it performs.
+struct LoadTicket {
+    uint64_t seq = 0;
+    Picos issue = 0;
+    Picos perform = 0;
+    Addr addr = 0;
+    uint64_t size = 0;
+};
+
+// Where a loaded byte range came from: the store that wrote it (0: memory older than the
+// engine's history window, or never written).
+struct ByteSource {
+    uint64_t offset = 0;
+    uint64_t length = 0;
+    uint64_t store_seq = 0;
+};
+
 class MemoryPort {
 public:
     virtual ~MemoryPort() = default;
 
-    // READ_ONCE / WRITE_ONCE of an aligned 1, 2, 4 or 8 byte value.
-    virtual uint64_t load(Addr addr, unsigned size) = 0;
-    virtual void store(Addr addr, uint64_t value, unsigned size) = 0;
-
-    // A bulk copy (memcpy) as one operation, not one per byte.
-    virtual void load_bytes(Addr addr, uint8_t* dst, uint64_t n) = 0;
-    virtual void store_bytes(Addr addr, const uint8_t* src, uint64_t n) = 0;
-
+    virtual LoadTicket issue_load(Addr addr, uint64_t n, bool acquire, Barrier label) = 0;
+    // The loaded bytes; waits until the load has performed. `sources`, if given, says which
+    // store each byte range came from.
+    virtual void read(const LoadTicket& t, uint8_t* dst,
+                      std::vector<ByteSource>* sources = nullptr) = 0;
+    // A store of n bytes (a bulk copy is one operation); returns its store sequence number.
+    virtual uint64_t store_bytes(Addr addr, const uint8_t* src, uint64_t n, bool release,
+                                 Barrier label) = 0;
     virtual void fence(Fence kind, Barrier label) = 0;
-    virtual uint64_t load_acquire(Addr addr, unsigned size, Barrier label) = 0;
-    virtual void store_release(Addr addr, uint64_t value, unsigned size, Barrier label) = 0;
+    // A control dependency on a load: the agent's later stores perform after it.
+    virtual void ctrl_dep(const LoadTicket& t, Barrier label) = 0;
 
-    // The control dependency of (A): the agent's later stores may not perform before the
-    // load that produced `value`. Returns value, so it reads like the branch it models.
-    virtual uint64_t ctrl_dep(uint64_t value, Barrier label) = 0;
+    // READ_ONCE / WRITE_ONCE of an aligned 1, 2, 4 or 8 byte value, and friends.
+    uint64_t load(Addr addr, unsigned size) { return value(issue_load(addr, size, false, Barrier::none)); }
+    uint64_t load_acquire(Addr addr, unsigned size, Barrier label) {
+        return value(issue_load(addr, size, true, label));
+    }
+    uint64_t value(const LoadTicket& t) {
+        uint64_t v = 0;
+        read(t, reinterpret_cast<uint8_t*>(&v));
+        return v;
+    }
+    void load_bytes(Addr addr, uint8_t* dst, uint64_t n) {
+        read(issue_load(addr, n, false, Barrier::none), dst);
+    }
+    void store(Addr addr, uint64_t value, unsigned size) {
+        store_bytes(addr, reinterpret_cast<const uint8_t*>(&value), size, false, Barrier::none);
+    }
+    void store_release(Addr addr, uint64_t value, unsigned size, Barrier label) {
+        store_bytes(addr, reinterpret_cast<const uint8_t*>(&value), size, true, label);
+    }
 };
 
 } // namespace ringsim::models

@@ -27,29 +27,63 @@ PerfConsumer::PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParam
 
 // ring_buffer_read_head (C1): smp_load_acquire on arm64 and x86-64.
 uint64_t PerfConsumer::read_head(unsigned idx) {
-    // (C) acquire: the record loads that follow perform after this data_head load.
+    const Addr data_head = m_mmaps[idx].user_page + perf::kOffDataHead;
+    // (C): the record loads that follow perform after this data_head load.
     // Pairs with (B), the kernel's smp_wmb in perf_output_put_handle.
-    return m_mem.load_acquire(m_mmaps[idx].user_page + perf::kOffDataHead, 8, Barrier::C);
+    switch (m_p.c) {
+    case BarrierKind::acquire: return m_mem.load_acquire(data_head, 8, Barrier::C);
+    case BarrierKind::rmb:
+    case BarrierKind::mb: {
+        const uint64_t head = m_mem.load(data_head, 8);
+        m_mem.fence(m_p.c == BarrierKind::rmb ? Fence::rmb : Fence::mb, Barrier::C);
+        return head;
+    }
+    default: return m_mem.load(data_head, 8); // (C) switched off
+    }
 }
 
 // ring_buffer_write_tail (C2): smp_store_release.
 void PerfConsumer::write_tail(unsigned idx, uint64_t tail) {
-    // (D) release: every record load above performs before the producer may see this
-    // tail and reuse the space. Pairs with (A), the kernel's control dependency on
-    // data_tail in __perf_output_begin.
-    m_mem.store_release(m_mmaps[idx].user_page + perf::kOffDataTail, tail, 8, Barrier::D);
+    const Addr data_tail = m_mmaps[idx].user_page + perf::kOffDataTail;
+    // (D): every record load above performs before the producer may see this tail and
+    // reuse the space. Pairs with (A), the kernel's control dependency on data_tail in
+    // __perf_output_begin.
+    switch (m_p.d) {
+    case BarrierKind::release: m_mem.store_release(data_tail, tail, 8, Barrier::D); return;
+    case BarrierKind::mb: m_mem.fence(Fence::mb, Barrier::D); break;
+    case BarrierKind::rmb: m_mem.fence(Fence::rmb, Barrier::D); break;
+    case BarrierKind::wmb: m_mem.fence(Fence::wmb, Barrier::D); break;
+    default: break; // (D) switched off
+    }
+    m_mem.store(data_tail, tail, 8);
 }
 
-void PerfConsumer::copy_out(unsigned idx, uint64_t pos, uint64_t n) {
+PerfConsumer::Copy PerfConsumer::issue_copy(unsigned idx, uint64_t pos, uint64_t n) {
     const ConsumerMmap& m = m_mmaps[idx];
     const uint64_t mask = m.data_size - 1;
-    m_buf.resize(n);
+    Copy c{idx, pos, n, {}, {}};
     // A record or chunk crossing the buffer end is two copies (perf's bounce buffer).
     const uint64_t first = std::min(n, m.data_size - (pos & mask));
-    m_mem.load_bytes(m.data + (pos & mask), m_buf.data(), first);
-    if (first < n) m_mem.load_bytes(m.data, m_buf.data() + first, n - first);
+    c.first = m_mem.issue_load(m.data + (pos & mask), first, false, Barrier::none);
+    if (first < n) c.second = m_mem.issue_load(m.data, n - first, false, Barrier::none);
     m.stats->consumer_bytes_copied += n;
-    m_observer.on_copied(idx, pos, m_buf.data(), n);
+    return c;
+}
+
+void PerfConsumer::deliver(const Copy& c) {
+    m_buf.resize(c.n);
+    std::vector<CopySource> sources;
+    std::vector<ByteSource> bs;
+    uint64_t base = 0;
+    for (const LoadTicket* t : {&c.first, &c.second}) {
+        if (!t->size) continue;
+        m_mem.read(*t, m_buf.data() + base, &bs);
+        for (const ByteSource& b : bs)
+            sources.push_back({base + b.offset, b.length, b.store_seq, t->seq, t->issue,
+                               t->perform});
+        base += t->size;
+    }
+    m_observer.on_copied(c.idx, c.pos, m_buf.data(), c.n, sources);
 }
 
 void PerfConsumer::consumer_thread() {
@@ -130,11 +164,12 @@ bool PerfConsumer::push(unsigned idx) {
         return false;
     }
     const uint64_t n = end - start;
-    copy_out(idx, start, n);
+    const Copy copy = issue_copy(idx, start, n);
     sc_core::wait(ps(transfer_time(n, m_p.copy_bandwidth) +
                      transfer_time(n, m_p.write_bandwidth)));
     s.prev = head;
     if (!m.overwrite) write_tail(idx, head); // perf_mmap__consume
+    deliver(copy);
     return true;
 }
 
@@ -163,12 +198,13 @@ bool PerfConsumer::read_events(unsigned idx) {
         m_mem.load_bytes(m.data + (start & mask), hdr, sizeof hdr);
         const auto h = perf::parse_header(hdr, sizeof hdr);
         if (!perf::plausible(*h) || end - start < h->size) break;
-        copy_out(idx, start, h->size);
+        const Copy copy = issue_copy(idx, start, h->size);
         start += h->size;
         s.prev = start;
         sc_core::wait(ps(m_p.per_record_cost + transfer_time(h->size, m_p.copy_bandwidth) +
                          transfer_time(h->size, m_p.write_bandwidth)));
         if (!m.overwrite) write_tail(idx, s.prev); // perf_mmap__consume after each event
+        deliver(copy);
         any = true;
     }
     return any;
@@ -213,7 +249,7 @@ void PerfConsumer::read_backward(unsigned idx) {
             m_mem.load_bytes(m.data + (pos & mask), hdr, sizeof hdr);
             const auto h = perf::parse_header(hdr, sizeof hdr);
             if (!perf::plausible(*h) || end - pos < h->size) break;
-            copy_out(idx, pos, h->size);
+            deliver(issue_copy(idx, pos, h->size));
             pos += h->size;
             cost += m_p.per_record_cost + transfer_time(h->size, m_p.copy_bandwidth) +
                     transfer_time(h->size, m_p.write_bandwidth);

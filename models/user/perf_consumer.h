@@ -24,11 +24,23 @@ namespace ringsim::models {
 
 enum class ReaderKind { push, libperf };
 
-// What the consumer copied out: contiguous bytes at free-running position `pos` of mmap `idx`.
+// Where each byte range of a copy came from: the consumer's load and the store it read.
+struct CopySource {
+    uint64_t offset = 0;      // within the copy
+    uint64_t length = 0;
+    uint64_t store_seq = 0;   // 0: older than the engine's history
+    uint64_t load_seq = 0;
+    Picos load_issue = 0;
+    Picos load_perform = 0;
+};
+
+// What the consumer copied out: contiguous bytes at free-running position `pos` of mmap
+// `idx`, with where they came from.
 class ConsumerObserver {
 public:
     virtual ~ConsumerObserver() = default;
-    virtual void on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n) = 0;
+    virtual void on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
+                           const std::vector<CopySource>& sources) = 0;
 };
 
 struct ConsumerMmap {
@@ -58,6 +70,8 @@ struct PerfConsumerParams {
     Picos snapshot_every = 0;     // overwrite buffers: read this often (0: at exit only)
     Picos workload_end = 0;       // the workload exits (SIGCHLD): drain and finish
     std::vector<PauseWindow> pauses;
+    BarrierKind c = BarrierKind::acquire; // (C): rmb | acquire | mb | none
+    BarrierKind d = BarrierKind::release; // (D): mb | release | rmb | wmb | none
 };
 
 class PerfConsumer : public sc_core::sc_module {
@@ -85,7 +99,16 @@ private:
     bool read_events(unsigned idx);
     void read_backward(unsigned idx);
     uint64_t overwrite_rb_find_range(unsigned idx, uint64_t start);
-    void copy_out(unsigned idx, uint64_t pos, uint64_t n);
+    // A copy out of the mapping, issued now and delivered later (after the tail store,
+    // which with (D) off may perform before the copy's loads).
+    struct Copy {
+        unsigned idx = 0;
+        uint64_t pos = 0;
+        uint64_t n = 0;
+        LoadTicket first, second; // two loads when the range wraps
+    };
+    Copy issue_copy(unsigned idx, uint64_t pos, uint64_t n);
+    void deliver(const Copy& c);
     uint64_t read_head(unsigned idx);
     void write_tail(unsigned idx, uint64_t tail);
     void set_paused(bool paused);

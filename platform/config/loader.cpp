@@ -846,6 +846,42 @@ void to_consumer(const Values& r, Scenario& s) {
     s.snapshot_every_ps = *r.time("/consumer/snapshot_every");
 }
 
+models::BarrierKind barrier_kind(const std::string& name) {
+    using models::BarrierKind;
+    static const std::pair<const char*, BarrierKind> kinds[] = {
+        {"none", BarrierKind::none}, {"ctrl", BarrierKind::ctrl},       {"rmb", BarrierKind::rmb},
+        {"wmb", BarrierKind::wmb},   {"mb", BarrierKind::mb},           {"acquire", BarrierKind::acquire},
+        {"release", BarrierKind::release}};
+    return enum_of(name, kinds);
+}
+
+Scenario::Barriers to_barriers(const Values& r, const std::string& path) {
+    Scenario::Barriers b;
+    b.a = barrier_kind(*r.text(path + "/A"));
+    b.b = barrier_kind(*r.text(path + "/B"));
+    b.c = barrier_kind(*r.text(path + "/C"));
+    b.d = barrier_kind(*r.text(path + "/D"));
+    return b;
+}
+
+void to_memory(const Values& r, Scenario& s) {
+    using models::MemoryModel;
+    using models::TimingPolicy;
+    static const std::pair<const char*, MemoryModel> models_[] = {
+        {"sc", MemoryModel::sc}, {"tso", MemoryModel::tso}, {"arm", MemoryModel::arm}};
+    static const std::pair<const char*, TimingPolicy> policies[] = {
+        {"none", TimingPolicy::none},
+        {"random", TimingPolicy::random},
+        {"adversarial", TimingPolicy::adversarial}};
+    s.memory_model = enum_of(*r.text("/memory/model"), models_);
+    s.timing_policy = enum_of(*r.text("/memory/timing/policy"), policies);
+    s.timing.store_drain_max = *r.time("/memory/timing/store_drain_max");
+    s.timing.load_early_max = *r.time("/memory/timing/load_early_max");
+    s.timing.load_late_max = *r.time("/memory/timing/load_late_max");
+    s.data_barriers = to_barriers(r, "/barriers/data");
+    s.aux_barriers = to_barriers(r, "/barriers/aux");
+}
+
 // Only called on an error-free effective config, where every key is present and valid.
 Scenario to_scenario(const json& eff) {
     const Errors none;
@@ -857,6 +893,7 @@ Scenario to_scenario(const json& eff) {
     s.cpus = static_cast<unsigned>(*r.integer("/platform/cpus"));
     to_session(r, eff, s);
     s.irq_work_latency_ps = *r.time("/kernel/irq_work_latency");
+    to_memory(r, s);
     to_consumer(r, s);
     for (size_t i = 0; i < r.count("/workload/writers"); ++i)
         s.writers.push_back(to_writer(r, "/workload/writers/" + std::to_string(i)));

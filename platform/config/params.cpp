@@ -125,6 +125,74 @@ std::vector<Param> make_table() {
             .def("2us")
             .desc("From perf_output_wakeup to the irq_work that wakes the poll waiters."),
 
+        key("/memory", K::object)
+            .desc("Shared memory and its ordering engine (MEMORY-MODEL.md)."),
+        key("/memory/model", K::enumeration)
+            .def("sc")
+            .one_of({"sc", "tso", "arm"})
+            .desc("sc: every access performs at issue, in order; tso: x86 (only store then load "
+                  "reorders); arm: ARMv8, multi-copy atomic, weakly ordered."),
+        key("/memory/timing", K::object)
+            .desc("When accesses perform, around their issue time (tso and arm only)."),
+        key("/memory/timing/policy", K::enumeration)
+            .def("random")
+            .one_of({"none", "random", "adversarial"})
+            .desc("none: perform at issue; random: anywhere in the bounds (seeded); "
+                  "adversarial: at one end of the bounds or the other (seeded)."),
+        key("/memory/timing/store_drain_max", K::time)
+            .def("100ns")
+            .desc("A store performs at most this long after its issue (the store buffer)."),
+        key("/memory/timing/load_early_max", K::time)
+            .def("50ns")
+            .desc("A load may perform up to this long before its issue (hoisted, speculative)."),
+        key("/memory/timing/load_late_max", K::time)
+            .def("100ns")
+            .desc("A load may perform up to this long after its issue (still in flight)."),
+
+        key("/barriers", K::object)
+            .desc("The four barriers of the protocol as switches; defaults are what Linux does."),
+        key("/barriers/data", K::object).desc("The regular (data) ring buffer's barriers."),
+        key("/barriers/data/A", K::enumeration)
+            .def("ctrl")
+            .one_of({"ctrl", "none"})
+            .desc("(A) producer: the control dependency on data_tail before record stores; "
+                  "pairs with (D)."),
+        key("/barriers/data/B", K::enumeration)
+            .def("wmb")
+            .one_of({"wmb", "mb", "release", "none"})
+            .desc("(B) producer: between the record stores and the data_head store (the "
+                  "kernel's smp_wmb); pairs with (C)."),
+        key("/barriers/data/C", K::enumeration)
+            .def("acquire")
+            .one_of({"rmb", "acquire", "mb", "none"})
+            .desc("(C) consumer: after the data_head load (perf's smp_load_acquire); pairs "
+                  "with (B)."),
+        key("/barriers/data/D", K::enumeration)
+            .def("release")
+            .one_of({"mb", "release", "rmb", "wmb", "none"})
+            .desc("(D) consumer: before the data_tail store (perf's smp_store_release); pairs "
+                  "with (A)."),
+        key("/barriers/aux", K::object)
+            .desc("The AUX buffer's barriers (B is the driver's). ringsim does not model the "
+                  "AUX path yet: these keys are validated and recorded, and have no effect."),
+        key("/barriers/aux/A", K::enumeration)
+            .def("ctrl")
+            .one_of({"ctrl", "none"})
+            .desc("(A) perf_aux_output_begin's control dependency on aux_tail; pairs with (D)."),
+        key("/barriers/aux/B", K::enumeration)
+            .def("wmb")
+            .one_of({"wmb", "mb", "release", "none"})
+            .desc("(B) the driver's barrier between the trace bytes and aux_head; pairs with "
+                  "(C)."),
+        key("/barriers/aux/C", K::enumeration)
+            .def("rmb")
+            .one_of({"rmb", "acquire", "mb", "none"})
+            .desc("(C) perf's smp_rmb after reading aux_head; pairs with (B)."),
+        key("/barriers/aux/D", K::enumeration)
+            .def("mb")
+            .one_of({"mb", "release", "rmb", "wmb", "none"})
+            .desc("(D) perf's smp_mb before writing aux_tail; pairs with (A)."),
+
         key("/consumer", K::object).desc("The perf-record-like reader of the buffers."),
         key("/consumer/cpu", K::integer)
             .derive("the last CPU")

@@ -6,6 +6,8 @@
 // in bytes per second. Every field here has exactly one row in params.cpp.
 #pragma once
 
+#include "models/memory/ordering_engine.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,6 +61,18 @@ struct Scenario {
     uint64_t migrate_every_ps = 0;    // per-thread: the task moves to the next CPU this often
 
     uint64_t irq_work_latency_ps = 0; // kernel.irq_work_latency (R8)
+
+    models::MemoryModel memory_model = models::MemoryModel::sc;
+    models::TimingPolicy timing_policy = models::TimingPolicy::random;
+    models::TimingBounds timing;      // memory.timing.*
+    // barriers.data.{A,B,C,D} and barriers.aux.{A,B,C,D}
+    struct Barriers {
+        models::BarrierKind a = models::BarrierKind::ctrl, b = models::BarrierKind::wmb;
+        models::BarrierKind c = models::BarrierKind::acquire, d = models::BarrierKind::release;
+    };
+    Barriers data_barriers;
+    Barriers aux_barriers{models::BarrierKind::ctrl, models::BarrierKind::wmb,
+                          models::BarrierKind::rmb, models::BarrierKind::mb};
 
     unsigned consumer_cpu = 0;
     Reader reader = Reader::push;

@@ -1,0 +1,55 @@
+// An agent's MemoryPort onto the ordering engine, in simulated time: operations issue at
+// sc_time_stamp(); reading a load that has not performed yet waits until it has (a pending
+// value whose use waits, MEMORY-MODEL.md). Outside a running simulation time is 0, which
+// lets pure C++ tests drive a port under the `sc` model.
+#pragma once
+
+#include "models/memory/ordering_engine.h"
+
+#include <systemc>
+
+namespace ringsim::models {
+
+class EnginePort final : public MemoryPort {
+public:
+    EnginePort(OrderingEngine& engine, unsigned agent) : m_engine(engine), m_agent(agent) {}
+    unsigned agent() const { return m_agent; }
+
+    LoadTicket issue_load(Addr addr, uint64_t n, bool acquire, Barrier label) override {
+        return m_engine.load(m_agent, now(), addr, n, acquire, label);
+    }
+    void read(const LoadTicket& t, uint8_t* dst, std::vector<ByteSource>* sources) override {
+        if (t.perform > now()) sc_core::wait(sc_core::sc_time(double(t.perform - now()), sc_core::SC_PS));
+        m_engine.read(t, now(), dst, sources);
+    }
+    uint64_t store_bytes(Addr addr, const uint8_t* src, uint64_t n, bool release,
+                         Barrier label) override {
+        return m_engine.store(m_agent, now(), addr, src, n, release, label);
+    }
+    void fence(Fence kind, Barrier label) override { m_engine.fence(m_agent, now(), kind, label); }
+    void ctrl_dep(const LoadTicket& t, Barrier) override { m_engine.ctrl_dep(m_agent, t); }
+
+private:
+    static Picos now() { return sc_core::sc_time_stamp().value(); }
+    OrderingEngine& m_engine;
+    unsigned m_agent;
+};
+
+// Every agent's port, by name, created on first use.
+class MemorySystem {
+public:
+    MemorySystem(PhysicalMemory& mem, MemoryModel model, TimingPolicy policy, uint64_t seed)
+        : m_engine(mem, model, policy, seed) {}
+    OrderingEngine& engine() { return m_engine; }
+    EnginePort& agent(const std::string& name, const TimingBounds& bounds = {}) {
+        for (auto& p : m_ports)
+            if (m_engine.agent_name(p.agent()) == name) return p;
+        return m_ports.emplace_back(m_engine, m_engine.add_agent(name, bounds));
+    }
+
+private:
+    OrderingEngine m_engine;
+    std::deque<EnginePort> m_ports;
+};
+
+} // namespace ringsim::models

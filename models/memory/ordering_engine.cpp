@@ -1,0 +1,276 @@
+#include "models/memory/ordering_engine.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ringsim::models {
+
+namespace {
+constexpr size_t kMergedKept = 4096; // merged store records kept for explanations
+
+bool overlaps(Addr a, uint64_t an, Addr b, uint64_t bn) { return a < b + bn && b < a + an; }
+
+uint64_t first_word(const uint8_t* p, uint64_t n) {
+    uint64_t v = 0;
+    std::memcpy(&v, p, std::min<uint64_t>(n, 8));
+    return v;
+}
+} // namespace
+
+const char* barrier_kind_name(BarrierKind k) {
+    switch (k) {
+    case BarrierKind::none: return "none";
+    case BarrierKind::ctrl: return "ctrl";
+    case BarrierKind::rmb: return "rmb";
+    case BarrierKind::wmb: return "wmb";
+    case BarrierKind::mb: return "mb";
+    case BarrierKind::acquire: return "acquire";
+    case BarrierKind::release: return "release";
+    }
+    return "?";
+}
+
+const char* op_kind_name(OpKind k) {
+    switch (k) {
+    case OpKind::load: return "load";
+    case OpKind::load_acquire: return "load-acquire";
+    case OpKind::store: return "store";
+    case OpKind::store_release: return "store-release";
+    case OpKind::fence_rmb: return "rmb";
+    case OpKind::fence_wmb: return "wmb";
+    case OpKind::fence_mb: return "mb";
+    }
+    return "?";
+}
+
+OrderingEngine::OrderingEngine(PhysicalMemory& mem, MemoryModel model, TimingPolicy policy,
+                               uint64_t seed)
+    : m_mem(mem), m_model(model), m_policy(model == MemoryModel::sc ? TimingPolicy::none : policy),
+      m_rng(seed) {}
+
+unsigned OrderingEngine::add_agent(const std::string& name, const TimingBounds& bounds) {
+    Agent a;
+    a.name = name;
+    a.bounds = m_model == MemoryModel::sc ? TimingBounds{} : bounds;
+    // History must reach back as far as any load may perform early, and as far as any
+    // store may still be pending.
+    m_window = std::max({m_window, a.bounds.load_early_max, a.bounds.store_drain_max});
+    m_agents.push_back(std::move(a));
+    return unsigned(m_agents.size() - 1);
+}
+
+Picos OrderingEngine::pick(Picos t, Picos lo, Picos hi) {
+    switch (m_policy) {
+    case TimingPolicy::none: return t;
+    case TimingPolicy::random: return lo + m_rng.below(hi - lo + 1);
+    case TimingPolicy::adversarial: return (m_rng.next() & 1) ? hi : lo; // extremes only
+    }
+    return t;
+}
+
+Picos OrderingEngine::same_bytes_floor(const Agent& a, Addr addr, uint64_t n,
+                                       bool later_is_store) const {
+    // Coherence and arm's "same bytes" rule: a later access to the same bytes performs after
+    // an earlier load of them, and a later store after an earlier store too. A load after a
+    // store to the same bytes needs no order: it is forwarded the store's value.
+    Picos floor = 0;
+    for (const RecentOp& r : a.recent)
+        if ((later_is_store || !r.is_store) && overlaps(r.addr, r.size, addr, n))
+            floor = std::max(floor, r.perform);
+    return floor;
+}
+
+void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store,
+                              Picos now) {
+    // An earlier op that performed before (now - window) cannot hold back a later one,
+    // whose perform time is at least its issue time minus the window.
+    while (!a.recent.empty() && a.recent.front().perform + m_window < now) a.recent.pop_front();
+    a.recent.push_back({addr, n, p, is_store});
+}
+
+LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n, bool acquire,
+                                Barrier label) {
+    Agent& a = m_agents.at(agent);
+    const Picos lo = now > a.bounds.load_early_max ? now - a.bounds.load_early_max : 0;
+    Picos p = pick(now, lo, now + a.bounds.load_late_max);
+    p = std::max({p, a.floor_all, a.floor_load});
+    switch (m_model) {
+    case MemoryModel::sc: p = now; break;
+    case MemoryModel::tso: p = std::max({p, a.max_load, same_bytes_floor(a, addr, n, false)}); break;
+    case MemoryModel::arm:
+        p = std::max(p, same_bytes_floor(a, addr, n, false));
+        if (acquire) p = std::max(p, a.last_release); // RCsc: release then acquire
+        break;
+    }
+    a.max_load = std::max(a.max_load, p);
+    if (acquire && m_model == MemoryModel::arm) a.floor_all = std::max(a.floor_all, p);
+    if (m_model != MemoryModel::sc) remember(a, addr, n, p, false, now);
+
+    OpRecord op;
+    op.seq = m_next_seq++;
+    op.agent = agent;
+    op.kind = acquire ? OpKind::load_acquire : OpKind::load;
+    op.addr = addr;
+    op.size = n;
+    op.issue = now;
+    op.perform = p;
+    op.label = label;
+    PendingLoad& l = m_loads[op.seq];
+    l.op = op;
+    if (p <= now) resolve(l);
+    return LoadTicket{op.seq, now, p, addr, n};
+}
+
+void OrderingEngine::resolve(PendingLoad& l) {
+    const OpRecord& op = l.op;
+    l.bytes.resize(op.size);
+    m_mem.read(op.addr, l.bytes.data(), op.size);
+    l.sources.assign(1, ByteSource{0, op.size, 0});
+    // Apply, in coherence order, every store visible to this load: those performed before
+    // it, and the agent's own earlier stores still in its store buffer (forwarding).
+    const auto me = std::make_pair(op.perform, op.seq);
+    for (const auto& [key, s] : m_history) {
+        const bool visible = key < me || (s.op.agent == op.agent && s.op.seq < op.seq);
+        if (!visible || !overlaps(s.op.addr, s.op.size, op.addr, op.size)) continue;
+        const Addr from = std::max(s.op.addr, op.addr);
+        const Addr to = std::min(s.op.addr + s.op.size, op.addr + op.size);
+        std::memcpy(l.bytes.data() + (from - op.addr), s.bytes.data() + (from - s.op.addr),
+                    to - from);
+        // Paint [a, b) with this store over whatever the ranges said before.
+        const uint64_t a = from - op.addr, b = to - op.addr;
+        std::vector<ByteSource> painted;
+        for (const ByteSource& r : l.sources) {
+            const uint64_t r_end = r.offset + r.length;
+            if (r_end <= a || r.offset >= b) {
+                painted.push_back(r);
+                continue;
+            }
+            if (r.offset < a) painted.push_back({r.offset, a - r.offset, r.store_seq});
+            if (r_end > b) painted.push_back({b, r_end - b, r.store_seq});
+        }
+        painted.push_back({a, b - a, s.op.seq});
+        std::sort(painted.begin(), painted.end(),
+                  [](const ByteSource& x, const ByteSource& y) { return x.offset < y.offset; });
+        l.sources = std::move(painted);
+    }
+    l.op.value = first_word(l.bytes.data(), op.size);
+    for (const ByteSource& b : l.sources) l.op.source = std::max(l.op.source, b.store_seq);
+    l.resolved = true;
+}
+
+void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
+                          std::vector<ByteSource>* sources) {
+    auto it = m_loads.find(t.seq);
+    if (it == m_loads.end()) throw ModelError("a load was read twice or never issued");
+    PendingLoad& l = it->second;
+    if (!l.resolved) {
+        if (now < l.op.perform) throw ModelError("a load was read before it performed");
+        resolve(l);
+    }
+    std::memcpy(dst, l.bytes.data(), l.op.size);
+    if (sources) *sources = std::move(l.sources);
+    if (m_observer) m_observer->on_op(l.op);
+    m_loads.erase(it);
+    retire(now);
+}
+
+uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8_t* src,
+                               uint64_t n, bool release, Barrier label) {
+    Agent& a = m_agents.at(agent);
+    Picos p = pick(now, now, now + a.bounds.store_drain_max);
+    p = std::max({p, a.floor_all, a.floor_store, same_bytes_floor(a, addr, n, true)});
+    switch (m_model) {
+    case MemoryModel::sc: p = now; break;
+    case MemoryModel::tso: p = std::max({p, a.max_load, a.max_store}); break; // FIFO
+    case MemoryModel::arm:
+        if (release) p = std::max({p, a.max_load, a.max_store}); // everything before it
+        break;
+    }
+    a.max_store = std::max(a.max_store, p);
+    if (release) a.last_release = std::max(a.last_release, p);
+
+    OpRecord op;
+    op.seq = m_next_seq++;
+    op.agent = agent;
+    op.kind = release ? OpKind::store_release : OpKind::store;
+    op.addr = addr;
+    op.size = n;
+    op.issue = now;
+    op.perform = p;
+    op.label = label;
+    op.value = first_word(src, n);
+    if (m_observer) m_observer->on_op(op);
+
+    if (m_model == MemoryModel::sc) {
+        m_mem.write(addr, src, n); // performs now, in order: no history needed
+        m_merged.push_back(op);
+        if (m_merged.size() > kMergedKept) m_merged.pop_front();
+        return op.seq;
+    }
+    remember(a, addr, n, p, true, now);
+    m_history.emplace(std::make_pair(p, op.seq), PendingStore{op, {src, src + n}});
+    retire(now);
+    return op.seq;
+}
+
+void OrderingEngine::fence(unsigned agent, Picos now, Fence kind, Barrier label) {
+    Agent& a = m_agents.at(agent);
+    if (m_model == MemoryModel::arm) {
+        // dmb ishld: earlier loads before every later access; dmb ishst: earlier stores
+        // before later stores; dmb ish: everything before everything.
+        if (kind == Fence::rmb) a.floor_all = std::max(a.floor_all, a.max_load);
+        if (kind == Fence::wmb) a.floor_store = std::max(a.floor_store, a.max_store);
+        if (kind == Fence::mb) a.floor_all = std::max({a.floor_all, a.max_load, a.max_store});
+    } else if (m_model == MemoryModel::tso && kind == Fence::mb) {
+        // x86's locked add: drains the store buffer before later loads.
+        a.floor_all = std::max({a.floor_all, a.max_load, a.max_store});
+    }
+    if (m_observer) {
+        OpRecord op;
+        op.seq = m_next_seq++;
+        op.agent = agent;
+        op.kind = kind == Fence::rmb ? OpKind::fence_rmb
+                  : kind == Fence::wmb ? OpKind::fence_wmb
+                                       : OpKind::fence_mb;
+        op.issue = op.perform = now;
+        op.label = label;
+        m_observer->on_op(op);
+    }
+}
+
+void OrderingEngine::ctrl_dep(unsigned agent, const LoadTicket& t) {
+    Agent& a = m_agents.at(agent);
+    // A branch on the value: no later store can perform (become visible) before the load.
+    if (m_model == MemoryModel::arm) a.floor_store = std::max(a.floor_store, t.perform);
+}
+
+void OrderingEngine::retire(Picos now) {
+    // Merge into memory every store no load can still need to see around: older than the
+    // window, and older than every load issued but not yet read.
+    Picos horizon = now > m_window ? now - m_window - 1 : 0;
+    for (const auto& [seq, l] : m_loads)
+        if (!l.resolved) horizon = std::min(horizon, l.op.perform ? l.op.perform - 1 : 0);
+    while (!m_history.empty() && m_history.begin()->first.first <= horizon) {
+        PendingStore& s = m_history.begin()->second;
+        m_mem.write(s.op.addr, s.bytes.data(), s.op.size);
+        m_merged.push_back(s.op);
+        if (m_merged.size() > kMergedKept) m_merged.pop_front();
+        m_history.erase(m_history.begin());
+    }
+}
+
+bool OrderingEngine::in_history(uint64_t seq) const {
+    for (const auto& [key, s] : m_history)
+        if (s.op.seq == seq) return true;
+    return false;
+}
+
+const OpRecord* OrderingEngine::store_record(uint64_t seq) const {
+    for (const auto& [key, s] : m_history)
+        if (s.op.seq == seq) return &s.op;
+    for (const OpRecord& op : m_merged)
+        if (op.seq == seq) return &op;
+    return nullptr;
+}
+
+} // namespace ringsim::models

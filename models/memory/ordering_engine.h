@@ -1,0 +1,141 @@
+// The ordering engine: the only place that knows memory-ordering rules. Every memory
+// operation of every agent is issued here at its issue time t; the engine gives it a
+// perform time p inside the bounds of MEMORY-MODEL.md (picked by the timing policy), raised
+// to satisfy the model's preserved program order, fences, acquire/release and dependencies.
+// Stores become visible to every agent at once at p (multi-copy atomic); an agent sees its
+// own stores at once (forwarding). A load returns what memory held at its p: early loads
+// read recent history, late loads are pending until the simulation reaches p.
+//
+// Plain C++: time is a number passed in, randomness a seeded generator. The SystemC side is
+// engine_port.h. Models: sc (everything performs at issue, in order), tso (x86: only store
+// then load may reorder), arm (ARMv8, multi-copy atomic; dmb ishld/ishst/ish for rmb/wmb/mb).
+#pragma once
+
+#include "models/common/rng.h"
+#include "models/common/types.h"
+#include "models/memory/memory_port.h"
+#include "models/memory/phys_mem.h"
+
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ringsim::models {
+
+enum class MemoryModel { sc, tso, arm };
+enum class TimingPolicy { none, random, adversarial };
+
+// How far an agent's operations may stray from their issue time (MEMORY-MODEL.md bounds).
+struct TimingBounds {
+    Picos store_drain_max = 0; // store: p in [t, t + store_drain_max]
+    Picos load_early_max = 0;  // load:  p in [t - load_early_max, t + load_late_max]
+    Picos load_late_max = 0;
+};
+
+enum class OpKind { load, load_acquire, store, store_release, fence_rmb, fence_wmb, fence_mb };
+const char* op_kind_name(OpKind k);
+
+// One performed (or scheduled) operation, as timelines and explanations show it.
+struct OpRecord {
+    uint64_t seq = 0;        // global issue order, from 1
+    unsigned agent = 0;
+    OpKind kind = OpKind::load;
+    Addr addr = 0;
+    uint64_t size = 0;
+    Picos issue = 0;
+    Picos perform = 0;
+    Barrier label = Barrier::none;
+    uint64_t value = 0;      // first up to 8 bytes stored (stores) or read (loads, once read)
+    uint64_t source = 0;     // loads: the newest store that supplied any of its bytes (0: none)
+};
+
+class OpObserver {
+public:
+    virtual ~OpObserver() = default;
+    virtual void on_op(const OpRecord& op) = 0; // a load is reported when it is read
+};
+
+class OrderingEngine {
+public:
+    OrderingEngine(PhysicalMemory& mem, MemoryModel model, TimingPolicy policy, uint64_t seed);
+
+    // Registers an agent (a CPU, a bus master) with its timing bounds; returns its id.
+    unsigned add_agent(const std::string& name, const TimingBounds& bounds);
+    const std::string& agent_name(unsigned agent) const { return m_agents.at(agent).name; }
+    MemoryModel model() const { return m_model; }
+
+    // Issues a load of n bytes at time `now`; read() later returns its value.
+    LoadTicket load(unsigned agent, Picos now, Addr addr, uint64_t n, bool acquire,
+                    Barrier label);
+    // The value of a load; `now` must have reached its perform time. `sources`, if given,
+    // receives which store each byte range came from.
+    void read(const LoadTicket& t, Picos now, uint8_t* dst, std::vector<ByteSource>* sources);
+    // Issues a store; returns its sequence number (its identity in ByteSource).
+    uint64_t store(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
+                   bool release, Barrier label);
+    void fence(unsigned agent, Picos now, Fence kind, Barrier label);
+    // A control dependency on a load's value: later stores of the agent perform after it.
+    void ctrl_dep(unsigned agent, const LoadTicket& t);
+
+    void set_observer(OpObserver* o) { m_observer = o; }
+    // The record of a recent store, for explanations (null once it left the window).
+    const OpRecord* store_record(uint64_t seq) const;
+    // Whether a store is still in the history (not yet merged into plain memory): bytes read
+    // from plain memory are then older than it, else newer or its own.
+    bool in_history(uint64_t seq) const;
+
+private:
+    struct PendingStore {
+        OpRecord op;
+        std::vector<uint8_t> bytes;
+    };
+    // An agent's recent operations that may still constrain later ones (same bytes).
+    struct RecentOp {
+        Addr addr;
+        uint64_t size;
+        Picos perform;
+        bool is_store;
+    };
+    struct Agent {
+        std::string name;
+        TimingBounds bounds;
+        Picos max_load = 0;     // latest perform time of any earlier load
+        Picos max_store = 0;    // ... of any earlier store
+        Picos floor_all = 0;    // every later operation performs at or after this
+        Picos floor_store = 0;  // every later store performs at or after this
+        Picos floor_load = 0;   // every later load performs at or after this
+        Picos last_release = 0; // arm: an acquire after a release performs after it
+        std::deque<RecentOp> recent;
+    };
+
+    Picos pick(Picos t, Picos lo, Picos hi);
+    Picos same_bytes_floor(const Agent& a, Addr addr, uint64_t n, bool later_is_store) const;
+    void remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now);
+    void retire(Picos now);
+
+    PhysicalMemory& m_mem;
+    MemoryModel m_model;
+    TimingPolicy m_policy;
+    Rng m_rng;
+    std::vector<Agent> m_agents;
+    Picos m_window = 0;          // how long performed stores stay in history
+    uint64_t m_next_seq = 1;
+    // Stores not yet merged into m_mem, ordered by (perform time, seq): coherence order.
+    std::map<std::pair<Picos, uint64_t>, PendingStore> m_history;
+    // A load issued and not yet read. Its value is fixed once it has performed: at issue
+    // when p <= t (every store that performs before p is already issued), else on read.
+    struct PendingLoad {
+        OpRecord op;
+        bool resolved = false;
+        std::vector<uint8_t> bytes;
+        std::vector<ByteSource> sources;
+    };
+    void resolve(PendingLoad& l);
+    std::map<uint64_t, PendingLoad> m_loads; // keyed by seq
+    // Records of stores merged recently, kept for explanations.
+    std::deque<OpRecord> m_merged;
+    OpObserver* m_observer = nullptr;
+};
+
+} // namespace ringsim::models
