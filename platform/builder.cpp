@@ -56,7 +56,9 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
         m_cpus.emplace_back(c);
         // Each CPU is one agent of the ordering engine: kernel and user code on it share
         // its program order.
-        m_ports.push_back(&m_memory.agent("cpu" + std::to_string(c), m_sc.timing));
+        const bool consumer = c == m_sc.consumer_cpu;
+        m_ports.push_back(&m_memory.agent("cpu" + std::to_string(c),
+                                          consumer ? m_sc.consumer_timing : m_sc.timing));
     }
     build_buffers();
     build_writers();
@@ -151,7 +153,7 @@ void Platform::build_writers() {
             p.event_id = next_id++;
             p.tid = kWorkloadPid;
             m_writers.push_back(std::make_unique<RecordWriter>(
-                name.c_str(), p, [this] { return task_target(); }));
+                name.c_str(), p, [this] { return task_target(); }, [this] { writer_done(); }));
             continue;
         }
         for (unsigned i = 0; i < m_traced.size(); ++i) {
@@ -161,10 +163,15 @@ void Platform::build_writers() {
             p.event_id = next_id++;
             p.tid = kWorkloadPid + cpu;
             WriteTarget t{&m_cpus[cpu], m_ports[cpu], m_buffers[i].rb.get()};
-            m_writers.push_back(
-                std::make_unique<RecordWriter>(name.c_str(), p, [t] { return t; }));
+            m_writers.push_back(std::make_unique<RecordWriter>(
+                name.c_str(), p, [t] { return t; }, [this] { writer_done(); }));
         }
     }
+}
+
+void Platform::writer_done() {
+    // perf record learns that the workload exited (SIGCHLD) once its last writer is done.
+    if (--m_writers_running == 0) m_consumer->workload_exited();
 }
 
 void Platform::build_consumer() {
@@ -177,7 +184,7 @@ void Platform::build_consumer() {
     p.poll_timeout = m_sc.poll_timeout_ps;
     p.mmap_flush = m_sc.mmap_flush;
     p.snapshot_every = m_sc.snapshot_every_ps;
-    p.workload_end = m_sc.duration_ps;
+    m_writers_running = m_writers.size();
     for (const auto& w : m_sc.pauses) p.pauses.push_back({w.at_ps, w.length_ps});
     p.c = m_sc.data_barriers.c;
     p.d = m_sc.data_barriers.d;

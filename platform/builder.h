@@ -55,6 +55,8 @@ private:
     std::unique_ptr<models::Checker> m_checker;
     std::unique_ptr<models::PerfConsumer> m_consumer;
     bool m_finished = false;
+    size_t m_writers_running = 0;
+    void writer_done();
 };
 
 } // namespace ringsim::platform

@@ -48,6 +48,7 @@ const CopySource* source_at(const std::vector<CopySource>& src, uint64_t off) {
 } // namespace
 
 struct Checker::Stream : RecordObserver {
+    const OrderingEngine* engine = nullptr;
     CheckedBuffer buf;
     Ledger ledger;
     uint64_t next_pos = 0;            // where the carried bytes continue
@@ -59,6 +60,10 @@ struct Checker::Stream : RecordObserver {
     void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes, uint64_t lost,
                           uint64_t first_store, uint64_t last_store) override {
         LedgerEntry e{pos, bytes, lost, now_ps(), first_store, last_store};
+        e.performed_at_ps = now_ps();
+        for (uint64_t seq : {first_store, last_store})
+            if (const OpRecord* op = engine ? engine->store_record(seq) : nullptr)
+                e.performed_at_ps = std::max(e.performed_at_ps, op->perform);
         for (LedgerEntry& gone : ledger.store(std::move(e), buf.overwrite)) {
             if (gone.is_lost_record()) buf.stats->lost_unreported += gone.lost;
             else ++buf.stats->records_overwritten;
@@ -72,7 +77,10 @@ struct Checker::Stream : RecordObserver {
 Checker::Checker(std::vector<CheckedBuffer> buffers, const OrderingEngine* engine,
                  size_t keep_violations)
     : m_engine(engine), m_keep(keep_violations) {
-    for (auto& b : buffers) m_streams.push_back(std::make_unique<Stream>(std::move(b)));
+    for (auto& b : buffers) {
+        m_streams.push_back(std::make_unique<Stream>(std::move(b)));
+        m_streams.back()->engine = engine;
+    }
 }
 
 Checker::~Checker() = default;
@@ -132,6 +140,8 @@ void Checker::on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_
         uint64_t need;
         if (const LedgerEntry* e = s.ledger.find(at)) {
             need = e->bytes.size();
+        } else if (const LedgerEntry* again = s.ledger.find_delivered(at)) {
+            need = again->bytes.size(); // a second copy (C4): check it against the first
         } else {
             const auto h = perf::parse_header(s.carry.data() + off, s.carry.size() - off);
             if (!perf::plausible(*h)) {
@@ -212,13 +222,16 @@ uint64_t Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t 
     if (entry.is_lost_record()) st.lost_unreported += entry.lost;
     else ++st.records_corrupted;
     mismatch(s, entry, data, src, src_base);
+    s.ledger.keep_delivered(std::move(entry)); // a second copy (C4) is checked against it
     return n;
 }
 
 void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
                        const std::vector<CopySource>& src, uint64_t src_base) {
     // Where did each wrong byte come from: a store older than the record's, or newer?
-    const bool own_store_pending = m_engine && m_engine->in_history(e.first_store);
+    // Coherence order is perform order: compare when the byte's store performed with when
+    // the record's did; bytes from plain memory are older exactly when the load performed
+    // before the record did.
     bool older = false, newer = false;
     size_t first_bad = e.bytes.size();
     uint64_t culprit = 0;
@@ -228,7 +241,11 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         if (first_bad == e.bytes.size()) first_bad = i;
         const CopySource* c = source_at(src, src_base + i);
         const uint64_t seq = c ? c->store_seq : 0;
-        const bool is_older = seq ? seq < e.first_store : own_store_pending;
+        const OpRecord* from = (m_engine && seq) ? m_engine->store_record(seq) : nullptr;
+        bool is_older;
+        if (from) is_older = from->perform < e.performed_at_ps;
+        else if (seq) is_older = seq < e.first_store;
+        else is_older = c && c->load_perform < e.performed_at_ps;
         (is_older ? older : newer) = true;
         if (!load) {
             load = c;

@@ -16,6 +16,7 @@ struct LedgerEntry {
     uint64_t stored_at_ps = 0;
     uint64_t first_store = 0;        // the engine's store sequence numbers of its bytes
     uint64_t last_store = 0;
+    uint64_t performed_at_ps = 0;    // when its last store became visible to all
     // Ground truth of a lost race: a later record stored over this one before it was read.
     uint64_t overwritten_by = 0;     // that record's first store
     uint64_t overwritten_at_ps = 0;

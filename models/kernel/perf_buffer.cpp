@@ -3,6 +3,7 @@
 #include "models/kernel/perf_abi.h"
 
 #include <algorithm>
+#include <systemc>
 
 namespace ringsim::models {
 
@@ -56,11 +57,14 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
     const uint64_t offset = m_head;
     if (!m_params.overwrite) {
         h.tail = mem.issue_load(m_params.user_page + perf::kOffDataTail, 8, false, Barrier::A);
-        if (m_params.a == BarrierKind::ctrl) {
-            // (A) control dependency: the branch to `fail` needs the data_tail value, so no
-            // record store below performs before this load. Pairs with (D) in the
-            // consumer's data_tail store.
-            mem.ctrl_dep(h.tail, Barrier::A);
+        // (A) control dependency: the branch to `fail` needs the data_tail value, so no
+        // record store below performs before this load. Pairs with (D) in the consumer's
+        // data_tail store. Switched off, the producer goes ahead while the load is still
+        // in flight and checks the room when the value arrives (resolve_room_check).
+        const bool known = m_params.a == BarrierKind::ctrl ||
+                           h.tail.perform <= sc_core::sc_time_stamp().value();
+        if (known) {
+            if (m_params.a == BarrierKind::ctrl) mem.ctrl_dep(h.tail, Barrier::A);
             if (!has_space(offset, mem.value(h.tail), size)) {
                 ++m_lost;
                 ++m_stats.records_lost;
@@ -68,7 +72,6 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
                 return false;
             }
         } else {
-            // (A) switched off: assume room, store now, check when the load has performed.
             h.check_pending = true;
         }
     }
@@ -88,7 +91,10 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
         h.lost_taken = have_lost;
         perf::encode_lost(m_scratch, writer, have_lost);
         ++m_stats.lost_records_written;
-        output_record(h, mem, m_scratch);
+        // With the room check pending, every store of the reservation goes out together
+        // with the caller's record, so all of them are speculative alike.
+        if (h.check_pending) h.lost_record = m_scratch;
+        else store_record(h, mem, m_scratch);
     }
     return true;
 }
@@ -111,10 +117,24 @@ std::pair<uint64_t, uint64_t> PerfBuffer::output_copy(Handle& h, MemoryPort& mem
 }
 
 void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
+    // (A) off: if the data_tail value has arrived meanwhile, the branch is decided before
+    // any store issues.
+    if (h.check_pending && h.tail.perform <= sc_core::sc_time_stamp().value())
+        resolve_room_check(h, mem);
+    if (h.dropped) return;
+    if (!h.lost_record.empty()) {
+        store_record(h, mem, h.lost_record);
+        h.lost_record.clear();
+    }
+    store_record(h, mem, bytes);
+}
+
+void PerfBuffer::store_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
     if (bytes.size() > h.size) throw ModelError(m_params.name + ": record larger than its room");
     const uint64_t pos = h.pos;
     const auto [first, last] = output_copy(h, mem, bytes.data(), bytes.size());
     h.records.push_back(pos);
+    for (uint64_t seq = first; seq && seq <= last; ++seq) h.stores.push_back(seq);
     if (m_observer) {
         uint64_t lost = 0;
         if (bytes.size() >= perf::kLostRecordSize &&
@@ -124,20 +144,22 @@ void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uin
     }
 }
 
-bool PerfBuffer::deferred_check_fails(Handle& h, MemoryPort& mem) {
+void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
+    // Waits, if need be, for the data_tail load to perform: that is when the branch
+    // resolves. Stores that performed before it are out for good; later ones are squashed.
     h.check_pending = false;
-    if (has_space(h.offset, mem.value(h.tail), h.reserved)) return false;
-    // No room after all. The stores cannot be recalled; the reservation can be undone only
-    // if no nested writer reserved behind it.
-    const uint64_t end = m_params.backward ? h.offset - h.reserved : h.offset + h.reserved;
-    if (m_head != end) return false;
-    m_head = h.offset;
+    if (has_space(h.offset, mem.value(h.tail), h.reserved)) return;
+    for (uint64_t seq : h.stores) mem.cancel_store(seq);
+    h.dropped = true;
     m_lost += h.lost_taken + 1;
     m_stats.records_lost += 1;
     if (h.lost_taken) --m_stats.lost_records_written;
     if (m_observer)
         for (uint64_t pos : h.records) m_observer->on_record_retracted(pos);
-    return true;
+    // Undo the reservation, unless a nested writer has reserved behind it: then the hole
+    // stays, and the consumer will find whatever bytes are there.
+    const uint64_t end = m_params.backward ? h.offset - h.reserved : h.offset + h.reserved;
+    if (m_head == end) m_head = h.offset;
 }
 
 void PerfBuffer::publish_head(MemoryPort& mem, uint64_t head) {
@@ -154,7 +176,7 @@ void PerfBuffer::publish_head(MemoryPort& mem, uint64_t head) {
 }
 
 void PerfBuffer::output_end(Handle& h, MemoryPort& mem) {
-    if (h.check_pending) deferred_check_fails(h, mem);
+    if (h.check_pending) resolve_room_check(h, mem);
     // perf_output_put_handle (R3): only the outermost writer publishes data_head.
     if (m_nest > 1) {
         --m_nest;

@@ -61,13 +61,16 @@ public:
         uint64_t pos = 0;     // free-running offset of the next byte this handle writes
         uint64_t size = 0;    // bytes reserved and not yet written
         uint64_t wakeup = 0;  // rb->wakeup at perf_output_get_handle
-        // (A) off: the room check waits for the data_tail load until output_end.
+        // (A) off: the room check waits for the data_tail load while the stores go ahead.
         bool check_pending = false;
+        bool dropped = false;     // the late check found no room: nothing more is stored
         LoadTicket tail;
         uint64_t offset = 0;      // rb->head at reservation
         uint64_t reserved = 0;    // bytes reserved (LOST record included)
         uint64_t lost_taken = 0;  // rb->lost moved into our PERF_RECORD_LOST
-        std::vector<uint64_t> records; // positions of the records this handle stored
+        std::vector<uint8_t> lost_record; // written with the first record when check_pending
+        std::vector<uint64_t> records;    // positions of the records this handle stored
+        std::vector<uint64_t> stores;     // their store sequence numbers
     };
 
     PerfBuffer(const PerfBufferParams& params, BufferStats& stats);
@@ -104,7 +107,8 @@ private:
     std::pair<uint64_t, uint64_t> output_copy(Handle& h, MemoryPort& mem, const uint8_t* src,
                                               uint64_t n);
     bool has_space(uint64_t offset, uint64_t tail, uint64_t size) const;
-    bool deferred_check_fails(Handle& h, MemoryPort& mem);
+    void store_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
+    void resolve_room_check(Handle& h, MemoryPort& mem);
     void publish_head(MemoryPort& mem, uint64_t head);
 
     PerfBufferParams m_params;

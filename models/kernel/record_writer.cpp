@@ -8,8 +8,8 @@ using sc_core::sc_time;
 using sc_core::SC_PS;
 
 RecordWriter::RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params,
-                           std::function<WriteTarget()> where)
-    : sc_module(name), m_p(params), m_where(std::move(where)),
+                           std::function<WriteTarget()> where, std::function<void()> on_done)
+    : sc_module(name), m_p(params), m_where(std::move(where)), m_on_done(std::move(on_done)),
       m_arrivals(params.arrivals, params.seed) {
     SC_THREAD(writer_thread);
 }
@@ -17,7 +17,13 @@ RecordWriter::RecordWriter(sc_core::sc_module_name name, const RecordWriterParam
 void RecordWriter::writer_thread() {
     for (;;) {
         const Picos at = m_arrivals.next();
-        if (at >= m_p.stop) return;
+        if (at >= m_p.stop) {
+            // Wait out the workload's duration: the task exits then, not at its last record.
+            const Picos now = sc_core::sc_time_stamp().value();
+            if (m_p.stop > now) sc_core::wait(sc_time(double(m_p.stop - now), SC_PS));
+            if (m_on_done) m_on_done();
+            return;
+        }
         const Picos now = sc_core::sc_time_stamp().value();
         if (at > now) sc_core::wait(sc_time(double(at - now), SC_PS));
         write_one(m_where());

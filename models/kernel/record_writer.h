@@ -44,8 +44,9 @@ struct RecordWriterParams {
 class RecordWriter : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(RecordWriter);
+    // `on_done` runs when the writer has written its last record (the workload's end).
     RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params,
-                 std::function<WriteTarget()> where);
+                 std::function<WriteTarget()> where, std::function<void()> on_done = {});
 
     uint64_t records_attempted() const { return m_seq; }
 
@@ -56,6 +57,7 @@ private:
 
     RecordWriterParams m_p;
     std::function<WriteTarget()> m_where;
+    std::function<void()> m_on_done;
     ArrivalProcess m_arrivals;
     uint64_t m_seq = 0;
     std::vector<uint8_t> m_bytes;

@@ -28,6 +28,7 @@ public:
     }
     void fence(Fence kind, Barrier label) override { m_engine.fence(m_agent, now(), kind, label); }
     void ctrl_dep(const LoadTicket& t, Barrier) override { m_engine.ctrl_dep(m_agent, t); }
+    bool cancel_store(uint64_t seq) override { return m_engine.cancel_store(seq, now()); }
 
 private:
     static Picos now() { return sc_core::sc_time_stamp().value(); }

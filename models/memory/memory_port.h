@@ -59,6 +59,9 @@ public:
     virtual void fence(Fence kind, Barrier label) = 0;
     // A control dependency on a load: the agent's later stores perform after it.
     virtual void ctrl_dep(const LoadTicket& t, Barrier label) = 0;
+    // Squashes a speculative store that has not performed yet (its branch went the other
+    // way); returns false when it already performed, and other agents may have seen it.
+    virtual bool cancel_store(uint64_t seq) = 0;
 
     // READ_ONCE / WRITE_ONCE of an aligned 1, 2, 4 or 8 byte value, and friends.
     uint64_t load(Addr addr, unsigned size) { return value(issue_load(addr, size, false, Barrier::none)); }

@@ -244,6 +244,16 @@ void OrderingEngine::ctrl_dep(unsigned agent, const LoadTicket& t) {
     if (m_model == MemoryModel::arm) a.floor_store = std::max(a.floor_store, t.perform);
 }
 
+bool OrderingEngine::cancel_store(uint64_t seq, Picos now) {
+    for (auto it = m_history.begin(); it != m_history.end(); ++it) {
+        if (it->second.op.seq != seq) continue;
+        if (it->first.first < now) return false; // visible since before now
+        m_history.erase(it);
+        return true;
+    }
+    return false; // performed and merged (or under sc, performed at issue)
+}
+
 void OrderingEngine::retire(Picos now) {
     // Merge into memory every store no load can still need to see around: older than the
     // window, and older than every load issued but not yet read.

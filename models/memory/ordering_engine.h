@@ -77,6 +77,8 @@ public:
     void fence(unsigned agent, Picos now, Fence kind, Barrier label);
     // A control dependency on a load's value: later stores of the agent perform after it.
     void ctrl_dep(unsigned agent, const LoadTicket& t);
+    // Removes a store that has not performed by `now` (a squashed speculative store).
+    bool cancel_store(uint64_t seq, Picos now);
 
     void set_observer(OpObserver* o) { m_observer = o; }
     // The record of a recent store, for explanations (null once it left the window).

@@ -99,7 +99,7 @@ void PerfConsumer::consumer_thread() {
                 if (m_mmaps[i].backward) read_backward(i);
         }
         if (!hits) {
-            if (now_ps() >= m_p.workload_end) break;
+            if (m_exited) break;
             poll();
         }
     }
@@ -110,31 +110,34 @@ void PerfConsumer::consumer_thread() {
 }
 
 bool PerfConsumer::snapshot_due() const {
-    return m_p.snapshot_every && now_ps() >= m_next_snapshot && now_ps() < m_p.workload_end;
+    return m_p.snapshot_every && now_ps() >= m_next_snapshot && !m_exited;
+}
+
+void PerfConsumer::workload_exited() {
+    m_exited = true;
+    m_sigchld.notify(sc_core::SC_ZERO_TIME);
 }
 
 void PerfConsumer::poll() {
     ++m_polls;
     // Overwrite maps are in the pollfd array with revents 0 (libperf mmap_per_evsel): their
     // wakeups never end a poll.
-    bool ready = false, polled = false;
+    // Sleep until a waitqueue wakes us, the workload exits (SIGCHLD interrupts poll), the
+    // poll times out or a periodic snapshot is due.
+    bool ready = false;
     sc_core::sc_event_or_list any;
+    any |= m_sigchld;
     for (auto& m : m_mmaps) {
         if (m.overwrite) continue;
         ready |= m.wakeup->pollin_pending();
         any |= m.wakeup->waitqueue();
-        polled = true;
     }
     if (!ready) {
-        // Sleep until a waitqueue wakes us, the workload exits (SIGCHLD), the poll times
-        // out or a periodic snapshot is due.
-        Picos until = m_p.workload_end > now_ps() ? m_p.workload_end - now_ps() : 0;
-        if (m_p.poll_timeout) until = until ? std::min(until, m_p.poll_timeout) : m_p.poll_timeout;
+        Picos until = m_p.poll_timeout;
         if (m_p.snapshot_every && m_next_snapshot > now_ps())
             until = until ? std::min(until, m_next_snapshot - now_ps()) : m_next_snapshot - now_ps();
-        if (until && polled) sc_core::wait(ps(until), any);
-        else if (until) sc_core::wait(ps(until));
-        else if (polled) sc_core::wait(any);
+        if (until) sc_core::wait(ps(until), any);
+        else sc_core::wait(any);
         if (m_p.wakeup_latency) sc_core::wait(ps(m_p.wakeup_latency));
     }
     for (auto& m : m_mmaps)

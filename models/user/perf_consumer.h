@@ -68,7 +68,6 @@ struct PerfConsumerParams {
     Picos poll_timeout = 0;       // 0: poll(-1)
     uint64_t mmap_flush = 1;      // read_init's threshold (C3)
     Picos snapshot_every = 0;     // overwrite buffers: read this often (0: at exit only)
-    Picos workload_end = 0;       // the workload exits (SIGCHLD): drain and finish
     std::vector<PauseWindow> pauses;
     BarrierKind c = BarrierKind::acquire; // (C): rmb | acquire | mb | none
     BarrierKind d = BarrierKind::release; // (D): mb | release | rmb | wmb | none
@@ -80,6 +79,10 @@ public:
     PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params,
                  MemoryPort& mem, std::vector<ConsumerMmap> mmaps, ConsumerObserver& observer,
                  std::function<void()> on_finished);
+
+    // The workload has exited (SIGCHLD): drain what is left and finish. Called once every
+    // record writer is done, so no record is still being written.
+    void workload_exited();
 
     uint64_t polls() const { return m_polls; }
     uint64_t keep_up_warnings() const { return m_keep_up_failures; }
@@ -121,6 +124,8 @@ private:
     ConsumerObserver& m_observer;
     std::function<void()> m_on_finished;
     bool m_user_paused = false;
+    bool m_exited = false;
+    sc_core::sc_event m_sigchld;
     Picos m_next_snapshot = 0;
     uint64_t m_polls = 0;
     uint64_t m_keep_up_failures = 0;

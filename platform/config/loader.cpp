@@ -594,8 +594,19 @@ json* member_object(json& parent, const char* name) {
     return &parent[name];
 }
 
+// memory.timing.consumer.X defaults to memory.timing.X.
+void fill_consumer_timing(json& eff) {
+    json* memory = member_object(eff, "memory");
+    json* timing = memory ? member_object(*memory, "timing") : nullptr;
+    json* consumer = timing ? member_object(*timing, "consumer") : nullptr;
+    if (consumer == nullptr) return;
+    for (const char* k : {"store_drain_max", "load_early_max", "load_late_max"})
+        if (!consumer->contains(k) && timing->contains(k)) (*consumer)[k] = (*timing)[k];
+}
+
 // Derived defaults, computed only from values that passed their checks.
 void fill_derived(json& eff, const Errors& errors) {
+    fill_consumer_timing(eff);
     const Values r(eff, errors);
     const auto cpus = r.integer("/platform/cpus");
     json* consumer = member_object(eff, "consumer");
@@ -878,6 +889,9 @@ void to_memory(const Values& r, Scenario& s) {
     s.timing.store_drain_max = *r.time("/memory/timing/store_drain_max");
     s.timing.load_early_max = *r.time("/memory/timing/load_early_max");
     s.timing.load_late_max = *r.time("/memory/timing/load_late_max");
+    s.consumer_timing.store_drain_max = *r.time("/memory/timing/consumer/store_drain_max");
+    s.consumer_timing.load_early_max = *r.time("/memory/timing/consumer/load_early_max");
+    s.consumer_timing.load_late_max = *r.time("/memory/timing/consumer/load_late_max");
     s.data_barriers = to_barriers(r, "/barriers/data");
     s.aux_barriers = to_barriers(r, "/barriers/aux");
 }

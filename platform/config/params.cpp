@@ -149,6 +149,18 @@ std::vector<Param> make_table() {
             .def("100ns")
             .desc("A load may perform up to this long after its issue (still in flight)."),
 
+        key("/memory/timing/consumer", K::object)
+            .desc("The consumer's CPU's own bounds, where it should differ from the others."),
+        key("/memory/timing/consumer/store_drain_max", K::time)
+            .derive("memory.timing.store_drain_max")
+            .desc("store_drain_max for the consumer's CPU."),
+        key("/memory/timing/consumer/load_early_max", K::time)
+            .derive("memory.timing.load_early_max")
+            .desc("load_early_max for the consumer's CPU."),
+        key("/memory/timing/consumer/load_late_max", K::time)
+            .derive("memory.timing.load_late_max")
+            .desc("load_late_max for the consumer's CPU."),
+
         key("/barriers", K::object)
             .desc("The four barriers of the protocol as switches; defaults are what Linux does."),
         key("/barriers/data", K::object).desc("The regular (data) ring buffer's barriers."),

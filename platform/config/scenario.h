@@ -64,7 +64,8 @@ struct Scenario {
 
     models::MemoryModel memory_model = models::MemoryModel::sc;
     models::TimingPolicy timing_policy = models::TimingPolicy::random;
-    models::TimingBounds timing;      // memory.timing.*
+    models::TimingBounds timing;          // memory.timing.*
+    models::TimingBounds consumer_timing; // memory.timing.consumer.*
     // barriers.data.{A,B,C,D} and barriers.aux.{A,B,C,D}
     struct Barriers {
         models::BarrierKind a = models::BarrierKind::ctrl, b = models::BarrierKind::wmb;

@@ -1,7 +1,7 @@
 // The kernel's output path on its own (no SystemC): R1-R7 and R9 with exact numbers.
 #include "models/kernel/perf_abi.h"
 #include "models/kernel/perf_buffer.h"
-#include "models/memory/sc_memory.h"
+#include "models/memory/engine_port.h"
 
 #include <gtest/gtest.h>
 
@@ -12,15 +12,17 @@ namespace {
 struct Recorder : RecordObserver, WakeupSink {
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> stored;
     int wakeups = 0;
-    void on_record_stored(uint64_t pos, const std::vector<uint8_t>& b, uint64_t) override {
+    void on_record_stored(uint64_t pos, const std::vector<uint8_t>& b, uint64_t, uint64_t,
+                          uint64_t) override {
         stored.emplace_back(pos, b);
     }
+    void on_record_retracted(uint64_t) override {}
     void perf_output_wakeup() override { ++wakeups; }
 };
 
 struct Fixture : ::testing::Test {
     PhysicalMemory phys;
-    ScMemory sc{phys};
+    MemorySystem sc{phys, MemoryModel::sc, TimingPolicy::none, 1};
     MemoryPort& kernel = sc.agent("cpu0");
     MemoryPort& user = sc.agent("cpu1");
     BufferStats stats;

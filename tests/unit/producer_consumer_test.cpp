@@ -6,7 +6,7 @@
 #include "models/kernel/perf_abi.h"
 #include "models/kernel/perf_wakeup.h"
 #include "models/kernel/record_writer.h"
-#include "models/memory/sc_memory.h"
+#include "models/memory/engine_port.h"
 #include "models/user/perf_consumer.h"
 
 #include <gtest/gtest.h>
@@ -22,7 +22,7 @@ constexpr uint64_t kSampleType = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPL
 
 struct Rig {
     PhysicalMemory phys;
-    ScMemory mem{phys};
+    MemorySystem mem{phys, MemoryModel::sc, TimingPolicy::none, 1};
     CpuState cpu0{0};
     BufferStats stats;
     std::unique_ptr<PerfBuffer> rb;
@@ -31,6 +31,7 @@ struct Rig {
     std::vector<std::unique_ptr<RecordWriter>> writers;
     std::unique_ptr<PerfConsumer> consumer;
     bool finished = false;
+    int running = 0;
 
     explicit Rig(uint64_t watermark) {
         PerfBufferParams p;
@@ -42,8 +43,14 @@ struct Rig {
         rb = std::make_unique<PerfBuffer>(p, stats);
         wakeup = std::make_unique<PerfWakeup>("wakeup", sc_time(2, SC_US), stats);
         rb->set_wakeup_sink(wakeup.get());
-        CheckedBuffer cb{"cpu0", 4096, false, false, kSampleType, true, &stats, rb.get()};
-        checker = std::make_unique<Checker>(std::vector<CheckedBuffer>{cb});
+        CheckedBuffer cb;
+        cb.name = "cpu0";
+        cb.data_size = 4096;
+        cb.sample_type = kSampleType;
+        cb.sample_id_all = true;
+        cb.stats = &stats;
+        cb.rb = rb.get();
+        checker = std::make_unique<Checker>(std::vector<CheckedBuffer>{cb}, &mem.engine());
         rb->set_observer(&checker->producer_side(0));
     }
     void writer(const char* name, ExecContext ctx, Picos start, double rate, Picos write_time,
@@ -58,14 +65,16 @@ struct Rig {
         p.write_time = write_time;
         p.sample_type = kSampleType;
         WriteTarget t{&cpu0, &mem.agent("cpu0"), rb.get()};
-        writers.push_back(std::make_unique<RecordWriter>(name, p, [t] { return t; }));
+        writers.push_back(std::make_unique<RecordWriter>(name, p, [t] { return t; }, [this] {
+            if (--running == 0 && consumer) consumer->workload_exited();
+        }));
+        ++running;
     }
-    void consume(Picos workload_end) {
+    void consume() {
         PerfConsumerParams p;
         p.wakeup_latency = 5'500'000; // 5.5 us: never at the same instant as a record
         p.copy_bandwidth = 1e9;
         p.write_bandwidth = 1e9;
-        p.workload_end = workload_end;
         ConsumerMmap m{rb.get(), wakeup.get(), &stats, rb->params().user_page,
                        rb->params().data, 4096, false, false};
         consumer = std::make_unique<PerfConsumer>("consumer", p, mem.agent("cpu1"),
@@ -106,7 +115,7 @@ TEST(ProducerConsumer, WatermarkWakeupThenPushAtExactTimes) {
     // pass at t = 0 finds nothing and it sleeps in poll.
     Rig r(256);
     r.writer("nmi", ExecContext::nmi, 1'000'000, 1e6, 0, 101'000'000);
-    r.consume(101'000'000);
+    r.consume();
     // R6 counts bytes produced: record 4 (t = 5 us, head 320 > 256) and record 8 (t = 9 us,
     // head 576 > 512) each wake. The first irq_work runs at 7 us, the second at 11 us; the
     // consumer, woken at 7 us, runs 5.5 us later, at 12.5 us, and finds records 1..12 us.
