@@ -4,6 +4,7 @@
 #include "platform/builder.h"
 #include "platform/config/loader.h"
 #include "platform/config/params.h"
+#include "platform/explore.h"
 #include "platform/output.h"
 
 #include <boost/program_options.hpp>
@@ -36,6 +37,10 @@ const char* const kUsage =
     "                      simulate; write DIR/stats.json and DIR/run.json, print a summary\n"
     "  validate SCENARIO [--set PATH=VALUE]...\n"
     "                      check a scenario and its overrides, report every error\n"
+    "  explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]... [--json FILE]\n"
+    "                      run N seeds, J at a time: per violation kind, runs and first seed\n"
+    "  matrix SCENARIO --runs N [--models sc,tso,arm] [--jobs J] [--set PATH=VALUE]... [--json FILE]\n"
+    "                      explore the 16 subsets of the data barriers A-D on each memory model\n"
     "  params              every scenario key with its type or unit, default and description\n"
     "  stats               every statistic of stats.json with its unit and description\n"
     "  --help, --version\n"
@@ -172,6 +177,13 @@ int run_cli(int argc, char** argv) {
         if (cmd == "stats") {
             print_stat_defs(std::cout);
             return kExitOk;
+        }
+        if (cmd == "explore" || cmd == "matrix") {
+            // Each simulation runs in a child process of this very binary.
+            std::error_code ec;
+            const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+            const std::string exe = ec ? std::string(argv[0]) : self;
+            return cmd == "explore" ? explore_main(rest, exe) : matrix_main(rest, exe);
         }
         if (cmd == "run" || cmd == "validate") {
             Args a;
