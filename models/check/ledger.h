@@ -20,6 +20,7 @@ struct LedgerEntry {
     // Ground truth of a lost race: a later record stored over this one before it was read.
     uint64_t overwritten_by = 0;     // that record's first store
     uint64_t overwritten_at_ps = 0;
+    bool retired = false;            // overwrite mode: a newer record has lapped it
     bool is_lost_record() const { return lost != 0; }
 };
 

@@ -54,6 +54,10 @@ const std::vector<StatDef>& buffer_stat_defs() {
          &S::consumer_bytes_copied},
         {"consumer.keep_up_failures", "passes", "passes that found head more than a buffer "
          "ahead (\"failed to keep up with mmap data\", C3)", &S::consumer_keep_up_failures},
+        {"consumer.overwrite_races", "records", "overwrite buffers: records copied while a newer "
+         "record was landing on them (a writer already past the paused check when the tool "
+         "paused output, R9); they are counted in records.overwritten, not delivered",
+         &S::consumer_overwrite_races},
         {"violations.total", "violations", "every violation below", &S::violations_total},
         {"violations.stale", "violations", "records read with bytes older than the record the "
          "data_head promised (message-passing shape: (B) or (C) missing)",

@@ -23,6 +23,7 @@ struct BufferStats {
     uint64_t consumer_passes = 0;
     uint64_t consumer_bytes_copied = 0;
     uint64_t consumer_keep_up_failures = 0;
+    uint64_t consumer_overwrite_races = 0;
     // Checker: ground truth against what the consumer parsed.
     uint64_t records_delivered = 0;
     uint64_t bytes_delivered = 0;

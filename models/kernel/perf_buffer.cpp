@@ -54,29 +54,38 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
     h.wakeup = m_wakeup;
 
     const bool backward = m_params.backward;
-    const uint64_t offset = m_head;
-    if (!m_params.overwrite) {
-        h.tail = mem.issue_load(m_params.user_page + perf::kOffDataTail, 8, false, Barrier::A);
-        // (A) control dependency: the branch to `fail` needs the data_tail value, so no
-        // record store below performs before this load. Pairs with (D) in the consumer's
-        // data_tail store. Switched off, the producer goes ahead while the load is still
-        // in flight and checks the room when the value arrives (resolve_room_check).
-        const bool known = m_params.a == BarrierKind::ctrl ||
-                           h.tail.perform <= sc_core::sc_time_stamp().value();
-        if (known) {
-            if (m_params.a == BarrierKind::ctrl) mem.ctrl_dep(h.tail, Barrier::A);
-            if (!has_space(offset, mem.value(h.tail), size)) {
-                ++m_lost;
-                ++m_stats.records_lost;
-                output_end(h, mem); // the fail path publishes (an unchanged) head too
-                return false;
+    uint64_t offset;
+    for (;;) {
+        offset = m_head;
+        if (!m_params.overwrite) {
+            h.tail = mem.issue_load(m_params.user_page + perf::kOffDataTail, 8, false,
+                                    Barrier::A);
+            // (A) control dependency: the branch to `fail` needs the data_tail value, so no
+            // record store below performs before this load. Pairs with (D) in the
+            // consumer's data_tail store. Switched off, the producer goes ahead while the
+            // load is still in flight and checks the room when the value arrives
+            // (resolve_room_check).
+            const bool known = m_params.a == BarrierKind::ctrl ||
+                               h.tail.perform <= sc_core::sc_time_stamp().value();
+            if (known) {
+                if (m_params.a == BarrierKind::ctrl) mem.ctrl_dep(h.tail, Barrier::A);
+                // Waiting for a late load lets a nested writer run: rb->head may move.
+                const uint64_t tail = mem.value(h.tail);
+                if (m_head != offset) continue; // local_try_cmpxchg failed: retry
+                if (!has_space(offset, tail, size)) {
+                    ++m_lost;
+                    ++m_stats.records_lost;
+                    output_end(h, mem); // the fail path publishes (an unchanged) head too
+                    return false;
+                }
+            } else {
+                h.check_pending = true;
             }
-        } else {
-            h.check_pending = true;
         }
+        break;
     }
-    // local_try_cmpxchg(&rb->head, &offset, head) cannot fail here: writers of one
-    // buffer interleave only at simulated-time boundaries, never inside this function.
+    // local_try_cmpxchg(&rb->head, &offset, head) succeeds: nothing ran since `offset` was
+    // read (a writer that waited above re-read it).
     m_head = backward ? offset - size : offset + size;
     const uint64_t start = backward ? m_head : offset;
     const uint64_t stamp = backward ? uint64_t(0) - m_head : m_head;

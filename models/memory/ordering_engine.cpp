@@ -93,7 +93,8 @@ LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n
     Agent& a = m_agents.at(agent);
     const Picos lo = now > a.bounds.load_early_max ? now - a.bounds.load_early_max : 0;
     Picos p = pick(now, lo, now + a.bounds.load_late_max);
-    p = std::max({p, a.floor_all, a.floor_load});
+    p = std::max({p, a.floor_all, a.floor_load, a.next_floor});
+    a.next_floor = 0;
     switch (m_model) {
     case MemoryModel::sc: p = now; break;
     case MemoryModel::tso: p = std::max({p, a.max_load, same_bytes_floor(a, addr, n, false)}); break;
@@ -178,7 +179,8 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
                                uint64_t n, bool release, Barrier label) {
     Agent& a = m_agents.at(agent);
     Picos p = pick(now, now, now + a.bounds.store_drain_max);
-    p = std::max({p, a.floor_all, a.floor_store, same_bytes_floor(a, addr, n, true)});
+    p = std::max({p, a.floor_all, a.floor_store, a.next_floor, same_bytes_floor(a, addr, n, true)});
+    a.next_floor = 0;
     switch (m_model) {
     case MemoryModel::sc: p = now; break;
     case MemoryModel::tso: p = std::max({p, a.max_load, a.max_store}); break; // FIFO
@@ -242,6 +244,12 @@ void OrderingEngine::ctrl_dep(unsigned agent, const LoadTicket& t) {
     Agent& a = m_agents.at(agent);
     // A branch on the value: no later store can perform (become visible) before the load.
     if (m_model == MemoryModel::arm) a.floor_store = std::max(a.floor_store, t.perform);
+}
+
+void OrderingEngine::dep(unsigned agent, const LoadTicket& t) {
+    // Every model keeps dependencies (ARMv8 preserves address and data dependencies).
+    Agent& a = m_agents.at(agent);
+    a.next_floor = std::max(a.next_floor, t.perform);
 }
 
 bool OrderingEngine::cancel_store(uint64_t seq, Picos now) {

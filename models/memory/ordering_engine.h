@@ -77,6 +77,9 @@ public:
     void fence(unsigned agent, Picos now, Fence kind, Barrier label);
     // A control dependency on a load's value: later stores of the agent perform after it.
     void ctrl_dep(unsigned agent, const LoadTicket& t);
+    // An address or data dependency on a load: the agent's next access (whose address or
+    // value comes from it) performs after it.
+    void dep(unsigned agent, const LoadTicket& t);
     // Removes a store that has not performed by `now` (a squashed speculative store).
     bool cancel_store(uint64_t seq, Picos now);
 
@@ -108,6 +111,7 @@ private:
         Picos floor_store = 0;  // every later store performs at or after this
         Picos floor_load = 0;   // every later load performs at or after this
         Picos last_release = 0; // arm: an acquire after a release performs after it
+        Picos next_floor = 0;   // a dependency: the next access performs after this
         std::deque<RecentOp> recent;
     };
 
