@@ -5,6 +5,7 @@
 #include "platform/config/loader.h"
 #include "platform/config/params.h"
 #include "platform/explore.h"
+#include "platform/litmus/litmus.h"
 #include "platform/output.h"
 
 #include <boost/program_options.hpp>
@@ -41,6 +42,8 @@ const char* const kUsage =
     "                      run N seeds, J at a time: per violation kind, runs and first seed\n"
     "  matrix SCENARIO --runs N [--models sc,tso,arm] [--jobs J] [--set PATH=VALUE]... [--json FILE]\n"
     "                      explore the 16 subsets of the data barriers A-D on each memory model\n"
+    "  litmus FILE|DIR... [--runs N] [--trace K]\n"
+    "                      run litmus tests on sc, tso and arm; check Allowed / Forbidden\n"
     "  params              every scenario key with its type or unit, default and description\n"
     "  stats               every statistic of stats.json with its unit and description\n"
     "  --help, --version\n"
@@ -178,6 +181,7 @@ int run_cli(int argc, char** argv) {
             print_stat_defs(std::cout);
             return kExitOk;
         }
+        if (cmd == "litmus") return litmus_main(rest);
         if (cmd == "explore" || cmd == "matrix") {
             // Each simulation runs in a child process of this very binary.
             std::error_code ec;
