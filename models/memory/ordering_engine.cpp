@@ -6,7 +6,6 @@
 namespace ringsim::models {
 
 namespace {
-constexpr size_t kMergedKept = 4096; // merged store records kept for explanations
 
 bool overlaps(Addr a, uint64_t an, Addr b, uint64_t bn) { return a < b + bn && b < a + an; }
 
@@ -202,11 +201,10 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     op.label = label;
     op.value = first_word(src, n);
     if (m_observer) m_observer->on_op(op);
+    m_store_records[op.seq % kStoreRecordsKept] = op;
 
     if (m_model == MemoryModel::sc) {
         m_mem.write(addr, src, n); // performs now, in order: no history needed
-        m_merged.push_back(op);
-        if (m_merged.size() > kMergedKept) m_merged.pop_front();
         return op.seq;
     }
     remember(a, addr, n, p, true, now);
@@ -253,13 +251,10 @@ void OrderingEngine::dep(unsigned agent, const LoadTicket& t) {
 }
 
 bool OrderingEngine::cancel_store(uint64_t seq, Picos now) {
-    for (auto it = m_history.begin(); it != m_history.end(); ++it) {
-        if (it->second.op.seq != seq) continue;
-        if (it->first.first < now) return false; // visible since before now
-        m_history.erase(it);
-        return true;
-    }
-    return false; // performed and merged (or under sc, performed at issue)
+    const OpRecord* op = store_record(seq);
+    if (!op || op->perform < now) return false; // visible since before now
+    // Still pending: under sc a store performs at issue and is never pending.
+    return m_history.erase(std::make_pair(op->perform, seq)) > 0;
 }
 
 void OrderingEngine::retire(Picos now) {
@@ -271,24 +266,13 @@ void OrderingEngine::retire(Picos now) {
     while (!m_history.empty() && m_history.begin()->first.first <= horizon) {
         PendingStore& s = m_history.begin()->second;
         m_mem.write(s.op.addr, s.bytes.data(), s.op.size);
-        m_merged.push_back(s.op);
-        if (m_merged.size() > kMergedKept) m_merged.pop_front();
         m_history.erase(m_history.begin());
     }
 }
 
-bool OrderingEngine::in_history(uint64_t seq) const {
-    for (const auto& [key, s] : m_history)
-        if (s.op.seq == seq) return true;
-    return false;
-}
-
 const OpRecord* OrderingEngine::store_record(uint64_t seq) const {
-    for (const auto& [key, s] : m_history)
-        if (s.op.seq == seq) return &s.op;
-    for (const OpRecord& op : m_merged)
-        if (op.seq == seq) return &op;
-    return nullptr;
+    const OpRecord& op = m_store_records[seq % kStoreRecordsKept];
+    return op.seq == seq && seq ? &op : nullptr;
 }
 
 } // namespace ringsim::models

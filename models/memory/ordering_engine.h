@@ -84,11 +84,9 @@ public:
     bool cancel_store(uint64_t seq, Picos now);
 
     void set_observer(OpObserver* o) { m_observer = o; }
-    // The record of a recent store, for explanations (null once it left the window).
+    // The record of one of the last kStoreRecordsKept stores, for explanations; else null.
     const OpRecord* store_record(uint64_t seq) const;
-    // Whether a store is still in the history (not yet merged into plain memory): bytes read
-    // from plain memory are then older than it, else newer or its own.
-    bool in_history(uint64_t seq) const;
+    static constexpr size_t kStoreRecordsKept = 1 << 16;
 
 private:
     struct PendingStore {
@@ -139,8 +137,9 @@ private:
     };
     void resolve(PendingLoad& l);
     std::map<uint64_t, PendingLoad> m_loads; // keyed by seq
-    // Records of stores merged recently, kept for explanations.
-    std::deque<OpRecord> m_merged;
+    // Records of recent stores, for explanations: a ring indexed by seq, so a newer
+    // operation's slot replaces an old store's.
+    std::vector<OpRecord> m_store_records = std::vector<OpRecord>(kStoreRecordsKept);
     OpObserver* m_observer = nullptr;
 };
 

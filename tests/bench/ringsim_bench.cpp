@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -92,6 +93,19 @@ RunResult run(const std::string& ringsim, const std::string& scenario,
     return r;
 }
 
+// Wall-clock runs per second of `ringsim explore SCENARIO --runs 200 --jobs J`.
+double explore_runs_per_second(const std::string& ringsim, const std::string& scenario,
+                               int jobs) {
+    const int runs = 200;
+    const std::string cmd = ringsim + " explore " + scenario + " --runs " +
+                            std::to_string(runs) + " --jobs " + std::to_string(jobs) +
+                            " > /dev/null 2>&1";
+    std::fflush(stdout);
+    const auto t0 = Clock::now();
+    if (std::system(cmd.c_str()) != 0) return 0;
+    return runs / std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
 void report(const char* name, const RunResult& r, double switch_ns) {
     if (!r.ok) {
         std::printf("%-22s FAILED to run\n", name);
@@ -120,9 +134,18 @@ int sc_main(int argc, char** argv) {
     const RunResult quick = run(ringsim, source + "/scenarios/quickstart.json", {});
     const RunResult ref1 = run(ringsim, reference, {});
     const RunResult ref10 = run(ringsim, reference, {"duration=10s"});
+    const RunResult arm = run(ringsim, reference, {"memory.model=arm"});
     report("quickstart", quick, sw);
     report("reference 1s", ref1, sw);
     report("reference 10s", ref10, sw);
+    report("reference 1s, arm", arm, sw);
+
+    // ringsim explore on the teaching matrix: runs per second with 1 and with 2 jobs.
+    const std::string matrix = source + "/scenarios/teaching/matrix.json";
+    const double one = explore_runs_per_second(ringsim, matrix, 1);
+    const double two = explore_runs_per_second(ringsim, matrix, 2);
+    std::printf("\nexplore teaching/matrix.json: %.1f runs/s with 1 job, %.1f with 2 jobs "
+                "(x%.2f)\n", one, two, two / one);
 
     if (!ref1.ok || !ref10.ok) return 1;
     const double switches = ref1.wall_s * 1e9 / ref1.records / sw;
@@ -134,5 +157,14 @@ int sc_main(int argc, char** argv) {
                 switches <= 20 ? "met" : "MISSED");
     std::printf("  peak memory 10 s / 1 s below 1.5:           %.2f  %s\n", mem_ratio,
                 mem_ratio < 1.5 ? "met" : "MISSED");
+    if (arm.ok) {
+        const double slowdown = arm.wall_s / ref1.wall_s;
+        std::printf("  arm at most 2x slower than sc:              %.2f  %s\n", slowdown,
+                    slowdown <= 2 ? "met" : "MISSED");
+        std::printf("  arm faster than real time:                  %.2f  %s\n",
+                    arm.sim_s / arm.wall_s, arm.sim_s >= arm.wall_s ? "met" : "MISSED");
+    }
+    std::printf("  explore: 2 jobs at least 1.8x 1 job:        %.2f  %s\n", two / one,
+                two / one >= 1.8 ? "met" : "MISSED");
     return 0;
 }
