@@ -111,6 +111,7 @@ void Platform::build_buffers() {
         cb.c = m_sc.data_barriers.c;
         cb.d = m_sc.data_barriers.d;
         cb.push_reader = m_sc.reader == config::Reader::push;
+        cb.data = p.data;
         checked.push_back(cb);
     }
     m_checker = std::make_unique<Checker>(std::move(checked), &m_memory.engine());

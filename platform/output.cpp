@@ -25,6 +25,13 @@ void put_path(json& obj, const std::string& dotted, uint64_t value) {
     (*node)[dotted.substr(from)] = value;
 }
 
+// "356.855 us": simulated times in the summary, to the nanosecond.
+std::string human_time(uint64_t ps) {
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(3) << double(ps) / 1e6 << " us";
+    return o.str();
+}
+
 json stats_object(const BufferStats& s) {
     json obj = json::object();
     for (const auto& d : models::buffer_stat_defs()) put_path(obj, d.path, s.*d.field);
@@ -139,13 +146,13 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
             // The first one in full: the story a student follows; the others in a line.
             const auto& v = vs.front();
             out << "\nfirst violation (" << v.kind << ", " << v.buffer << ", seen at "
-                << config::format_time(v.at_ps) << "):\n";
+                << human_time(v.at_ps) << "):\n";
             std::istringstream lines(v.explanation);
             for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
             if (!v.fix.empty()) out << "  Fix: " << v.fix << "\n";
             for (size_t i = 1; i < vs.size(); ++i)
                 out << "  also: " << vs[i].kind << " in " << vs[i].buffer << " at position "
-                    << vs[i].pos << ", seen at " << config::format_time(vs[i].at_ps) << "\n";
+                    << vs[i].pos << ", seen at " << human_time(vs[i].at_ps) << "\n";
             if (t.violations_total > vs.size())
                 out << "  (" << t.violations_total - vs.size()
                     << " more; violations.json lists the first " << vs.size() << ")\n";

@@ -267,14 +267,21 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
 
     std::ostringstream o;
     const auto type = perf::parse_header(e.bytes.data(), 8)->type;
-    o << v.kind << " record at position " << e.pos << " of " << b.name << ": a "
-      << perf::record_type_name(type) << " of " << e.bytes.size() << " bytes, written by "
-      << describe_store(e.first_store) << ".\n";
+    const Addr at = b.data + (e.pos & (b.data_size - 1));
+    o << v.kind << " record at position " << e.pos << " of " << b.name << " (address 0x"
+      << std::hex << at << std::dec << "): a " << perf::record_type_name(type) << " of "
+      << e.bytes.size() << " bytes, written by " << describe_store(e.first_store) << ".\n";
     if (load)
         o << "The consumer read it with load #" << load->load_seq << " (issued at "
           << ns(load->load_issue) << ", performed at " << ns(load->load_perform) << ").\n";
+    // The 8-byte word holding the first wrong byte: what the record had, what was seen.
+    const size_t word = first_bad & ~size_t{7};
+    uint64_t want = 0, got = 0;
+    std::memcpy(&want, e.bytes.data() + word, std::min<size_t>(8, e.bytes.size() - word));
+    std::memcpy(&got, data + word, std::min<size_t>(8, e.bytes.size() - word));
     o << "From byte " << first_bad << " on it got bytes of " << describe_store(culprit)
-      << " instead.\n";
+      << " instead: at 0x" << std::hex << at + word << " it saw 0x" << got << " where the record"
+      << " has 0x" << want << std::dec << ".\n";
 
     std::vector<std::string> why, fix;
     if (older) {

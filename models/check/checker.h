@@ -42,6 +42,7 @@ struct CheckedBuffer {
     BarrierKind a = BarrierKind::ctrl, b = BarrierKind::wmb;
     BarrierKind c = BarrierKind::acquire, d = BarrierKind::release;
     bool push_reader = true; // perf_mmap__push may legitimately copy a record twice (C4)
+    Addr data = 0;           // address of data page 0, to name addresses in explanations
 };
 
 class Checker : public ConsumerObserver {
