@@ -16,6 +16,7 @@ if [[ "${RINGSIM_SKIP_SANITIZERS:-0}" != 1 ]]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRINGSIM_WERROR=ON \
         -DRINGSIM_SANITIZE=address,undefined -DRINGSIM_BUILD_BENCH=OFF
   cmake --build build-asan -j"$jobs"
+  # The `long` tests (thousands of simulations each) ran above in the optimised build.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan -j"$jobs" --output-on-failure
+    ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE long
 fi
