@@ -7,6 +7,7 @@
 #include "platform/explore.h"
 #include "platform/litmus/litmus.h"
 #include "platform/output.h"
+#include "platform/timeline.h"
 
 #include <boost/program_options.hpp>
 
@@ -36,6 +37,9 @@ const char* const kUsage =
     "commands:\n"
     "  run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
     "                      simulate; write DIR/stats.json and DIR/run.json, print a summary\n"
+    "      [--timeline FILE [--timeline-window FROM:TO]]\n"
+    "                      also write the memory operations (of FROM..TO, e.g. 1ms:1.2ms)\n"
+    "                      as a trace for ui.perfetto.dev (docs/timeline.md)\n"
     "  validate SCENARIO [--set PATH=VALUE]...\n"
     "                      check a scenario and its overrides, report every error\n"
     "  explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]... [--json FILE]\n"
@@ -57,6 +61,8 @@ struct Args {
     std::vector<std::string> sets;
     std::optional<uint64_t> seed;
     std::string out = "ringsim-out";
+    std::string timeline;        // --timeline FILE
+    std::string timeline_window; // --timeline-window FROM:TO
 };
 
 // Parses the arguments after the command; false (after saying why) on a bad flag.
@@ -67,7 +73,9 @@ bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bo
                        "override a scenario key")("scenario", po::value<std::string>(&a.scenario));
     if (with_run)
         opts.add_options()("seed", po::value<uint64_t>(), "master seed")(
-            "out", po::value<std::string>(&a.out), "output directory");
+            "out", po::value<std::string>(&a.out), "output directory")(
+            "timeline", po::value<std::string>(&a.timeline), "trace-event JSON file")(
+            "timeline-window", po::value<std::string>(&a.timeline_window), "FROM:TO");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     try {
@@ -102,7 +110,19 @@ bool write_json(const std::filesystem::path& file, const nlohmann::json& j) {
     return bool(f);
 }
 
+// --timeline-window, checked before the run; empty optional (after saying why) when bad.
+std::optional<TimelineWindow> timeline_window(const Args& a) {
+    if (a.timeline_window.empty()) return TimelineWindow{};
+    std::string error = "needs --timeline FILE";
+    if (!a.timeline.empty())
+        if (auto w = parse_timeline_window(a.timeline_window, error)) return w;
+    std::cerr << "ringsim run: --timeline-window: " << error << "\n";
+    return std::nullopt;
+}
+
 int cmd_run(const Args& a) {
+    const auto window = timeline_window(a);
+    if (!window) return kExitBadInput;
     nlohmann::json effective;
     const auto scenario = load(a, effective);
     if (!scenario) return kExitBadInput;
@@ -117,7 +137,23 @@ int cmd_run(const Args& a) {
 
     const auto wall0 = std::chrono::steady_clock::now();
     Platform top("top", *scenario);
+    // Only with --timeline does the engine get an observer: without, the run pays nothing.
+    std::unique_ptr<TimelineWriter> timeline;
+    if (!a.timeline.empty()) {
+        timeline = std::make_unique<TimelineWriter>(
+            a.timeline, *window, timeline_agents(top.engine()), timeline_buffers(top));
+        if (!timeline->ok()) {
+            std::cerr << "ringsim run: cannot write the timeline " << a.timeline << "\n";
+            return kExitBadInput;
+        }
+        top.engine().set_observer(timeline.get());
+    }
     sc_core::sc_start();
+    if (timeline) top.engine().set_observer(nullptr);
+    if (timeline && !timeline->close()) {
+        std::cerr << "ringsim run: cannot write the timeline " << a.timeline << "\n";
+        return kExitBadInput;
+    }
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall0;
 
     RunInfo info;
@@ -138,6 +174,7 @@ int cmd_run(const Args& a) {
     print_summary(std::cout, top, info);
     std::cout << "ringsim: wrote stats.json, run.json and violations.json in " << dir.string()
               << "\n";
+    if (timeline) std::cout << "ringsim: wrote the timeline " << a.timeline << "\n";
     return top.finished() ? kExitOk : kExitModelError;
 }
 

@@ -215,6 +215,9 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
 
 void OrderingEngine::fence(unsigned agent, Picos now, Fence kind, Barrier label) {
     Agent& a = m_agents.at(agent);
+    // Numbered whether or not anybody watches: explanations cite seq numbers, and a
+    // timeline must not change them.
+    const uint64_t seq = m_next_seq++;
     if (m_model == MemoryModel::arm) {
         // dmb ishld: earlier loads before every later access; dmb ishst: earlier stores
         // before later stores; dmb ish: everything before everything.
@@ -227,7 +230,7 @@ void OrderingEngine::fence(unsigned agent, Picos now, Fence kind, Barrier label)
     }
     if (m_observer) {
         OpRecord op;
-        op.seq = m_next_seq++;
+        op.seq = seq;
         op.agent = agent;
         op.kind = kind == Fence::rmb ? OpKind::fence_rmb
                   : kind == Fence::wmb ? OpKind::fence_wmb

@@ -63,6 +63,7 @@ public:
     // Registers an agent (a CPU, a bus master) with its timing bounds; returns its id.
     unsigned add_agent(const std::string& name, const TimingBounds& bounds);
     const std::string& agent_name(unsigned agent) const { return m_agents.at(agent).name; }
+    unsigned agent_count() const { return unsigned(m_agents.size()); }
     MemoryModel model() const { return m_model; }
 
     // Issues a load of n bytes at time `now`; read() later returns its value.
