@@ -52,13 +52,19 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
     : sc_module(name), m_sc(scenario), m_traced(scenario.traced_cpus),
       m_memory(m_phys, scenario.memory_model, scenario.timing_policy,
                derive_seed(scenario.seed, "memory")) {
+    m_task_cpu = m_traced.front();
     for (unsigned c = 0; c < m_sc.cpus; ++c) {
         m_cpus.emplace_back(c);
         // Each CPU is one agent of the ordering engine: kernel and user code on it share
         // its program order.
         const bool consumer = c == m_sc.consumer_cpu;
-        m_ports.push_back(&m_memory.agent("cpu" + std::to_string(c),
-                                          consumer ? m_sc.consumer_timing : m_sc.timing));
+        EnginePort& port = m_memory.agent("cpu" + std::to_string(c),
+                                          consumer ? m_sc.consumer_timing : m_sc.timing);
+        // A writer that waited for a late load is still preempted while a higher context
+        // that interrupted it runs on this CPU.
+        CpuState* cpu = &m_cpus.back();
+        port.set_after_wait([cpu] { cpu->resume(); });
+        m_ports.push_back(&port);
     }
     build_buffers();
     build_writers();
@@ -120,12 +126,21 @@ void Platform::build_buffers() {
 }
 
 WriteTarget Platform::task_target() {
-    // The per-thread task runs on the traced CPUs in turn, moving every migrate_every.
+    // The per-thread task runs on the traced CPUs in turn, moving every migrate_every, but
+    // only between records: the scheduler never moves it while one of its events is
+    // writing (all writers of one buffer run on one CPU at a time, R2).
+    PerfBuffer* rb = m_buffers.front().rb.get();
     size_t slot = 0;
     if (m_sc.migrate_every_ps)
         slot = (sc_core::sc_time_stamp().value() / m_sc.migrate_every_ps) % m_traced.size();
-    const unsigned cpu = m_traced[slot];
-    return {&m_cpus[cpu], m_ports[cpu], m_buffers.front().rb.get()};
+    const unsigned wanted = m_traced[slot];
+    if (wanted != m_task_cpu && !rb->writer_active()) {
+        // The context switch and migration are full barriers: everything the task did on
+        // its old CPU performs before anything it does on the new one.
+        m_memory.engine().handoff(m_ports[m_task_cpu]->agent(), m_ports[wanted]->agent());
+        m_task_cpu = wanted;
+    }
+    return {&m_cpus[m_task_cpu], m_ports[m_task_cpu], rb};
 }
 
 void Platform::build_writers() {

@@ -49,7 +49,8 @@ private:
     models::PhysicalMemory m_phys;
     models::MemorySystem m_memory;
     std::deque<models::CpuState> m_cpus;
-    std::vector<models::MemoryPort*> m_ports; // one agent per CPU
+    std::vector<models::EnginePort*> m_ports; // one agent per CPU
+    unsigned m_task_cpu = 0;                  // per-thread: where the task runs now
     std::deque<BufferSlot> m_buffers;
     std::vector<std::unique_ptr<models::RecordWriter>> m_writers;
     std::unique_ptr<models::Checker> m_checker;

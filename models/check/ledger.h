@@ -12,7 +12,7 @@ namespace ringsim::models {
 struct LedgerEntry {
     uint64_t pos = 0;                // free-running offset of the first byte
     std::vector<uint8_t> bytes;      // exactly what the producer stored
-    uint64_t lost = 0;               // the count of a PERF_RECORD_LOST, else 0
+    uint64_t lost = 0;               // the count of a PERF_RECORD_LOST (may be 0), else 0
     uint64_t stored_at_ps = 0;
     uint64_t first_store = 0;        // the engine's store sequence numbers of its bytes
     uint64_t last_store = 0;
@@ -21,7 +21,10 @@ struct LedgerEntry {
     uint64_t overwritten_by = 0;     // that record's first store
     uint64_t overwritten_at_ps = 0;
     bool retired = false;            // overwrite mode: a newer record has lapped it
-    bool is_lost_record() const { return lost != 0; }
+    // PERF_RECORD_LOST is type 2 (include/uapi/linux/perf_event.h).
+    bool is_lost_record() const {
+        return bytes.size() >= 4 && bytes[0] == 2 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] == 0;
+    }
 };
 
 class Ledger {

@@ -12,11 +12,13 @@ void CpuState::enter(ExecContext level) {
     }
     m_active[l] = true;
     m_stolen[l] = sc_core::SC_ZERO_TIME;
+    m_level_of[sc_core::sc_get_current_process_handle().get_process_object()] = l;
 }
 
 void CpuState::leave(ExecContext level, sc_core::sc_time ran) {
     const auto l = static_cast<unsigned>(level);
     m_active[l] = false;
+    m_level_of.erase(sc_core::sc_get_current_process_handle().get_process_object());
     for (unsigned i = 0; i < l; ++i)
         if (m_active[i]) m_stolen[i] += ran;
     m_left.notify(sc_core::SC_ZERO_TIME);
@@ -27,11 +29,27 @@ void CpuState::run_for(ExecContext level, sc_core::sc_time t) {
     if (t == sc_core::SC_ZERO_TIME) return; // nothing can interrupt an instant
     sc_core::wait(t);
     // Time spent in higher contexts while we waited did not run us: make it up.
-    while (m_stolen[l] != sc_core::SC_ZERO_TIME) {
+    for (;;) {
+        wait_until_on_top(l);
+        if (m_stolen[l] == sc_core::SC_ZERO_TIME) break;
         const sc_core::sc_time owed = m_stolen[l];
         m_stolen[l] = sc_core::SC_ZERO_TIME;
         sc_core::wait(owed);
     }
+}
+
+void CpuState::wait_until_on_top(unsigned level) {
+    for (;;) {
+        bool above = false;
+        for (unsigned i = level + 1; i < m_active.size(); ++i) above |= m_active[i];
+        if (!above) return;
+        sc_core::wait(m_left);
+    }
+}
+
+void CpuState::resume() {
+    const auto it = m_level_of.find(sc_core::sc_get_current_process_handle().get_process_object());
+    if (it != m_level_of.end()) wait_until_on_top(it->second);
 }
 
 } // namespace ringsim::models

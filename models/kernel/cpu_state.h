@@ -8,6 +8,7 @@
 #include "models/common/types.h"
 
 #include <array>
+#include <map>
 #include <systemc>
 
 namespace ringsim::models {
@@ -25,10 +26,17 @@ public:
     void leave(ExecContext level, sc_core::sc_time ran);
     // Waits `t` of CPU time at `level`, stretched by any interruption while waiting.
     void run_for(ExecContext level, sc_core::sc_time t);
+    // After the calling thread waited for something else (a late load), it may not go on
+    // while a higher context it was interrupted by is still running on this CPU.
+    void resume();
 
 private:
+    void wait_until_on_top(unsigned level);
+
     unsigned m_id;
     std::array<bool, 4> m_active{};
+    // Which context each running writer thread is in (looked up, never iterated).
+    std::map<const sc_core::sc_object*, unsigned> m_level_of;
     std::array<sc_core::sc_time, 4> m_stolen{}; // interruption time owed to each level
     sc_core::sc_event m_left;
 };

@@ -3,6 +3,7 @@
 #include "models/kernel/perf_abi.h"
 
 #include <algorithm>
+#include <utility>
 #include <systemc>
 
 namespace ringsim::models {
@@ -96,9 +97,11 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
     h.offset = offset;
     h.reserved = size;
     if (have_lost) {
-        m_lost = 0; // local_xchg(&rb->lost, 0)
-        h.lost_taken = have_lost;
-        perf::encode_lost(m_scratch, writer, have_lost);
+        // local_xchg(&rb->lost, 0): the count now, which a nested writer that ran while we
+        // waited may have changed since `have_lost` sized the reservation.
+        const uint64_t taken = std::exchange(m_lost, 0);
+        h.lost_taken = taken;
+        perf::encode_lost(m_scratch, writer, taken);
         ++m_stats.lost_records_written;
         // With the room check pending, every store of the reservation goes out together
         // with the caller's record, so all of them are speculative alike.

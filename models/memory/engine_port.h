@@ -6,6 +6,7 @@
 
 #include "models/memory/ordering_engine.h"
 
+#include <functional>
 #include <systemc>
 
 namespace ringsim::models {
@@ -19,9 +20,15 @@ public:
         return m_engine.load(m_agent, now(), addr, n, acquire, label);
     }
     void read(const LoadTicket& t, uint8_t* dst, std::vector<ByteSource>* sources) override {
-        if (t.perform > now()) sc_core::wait(sc_core::sc_time(double(t.perform - now()), sc_core::SC_PS));
+        if (t.perform > now()) {
+            sc_core::wait(sc_core::sc_time(double(t.perform - now()), sc_core::SC_PS));
+            if (m_after_wait) m_after_wait();
+        }
         m_engine.read(t, now(), dst, sources);
     }
+    // Runs after the agent's thread waited for a late load: the CPU model uses it to keep a
+    // preempted context from running on while its interrupter is still busy.
+    void set_after_wait(std::function<void()> f) { m_after_wait = std::move(f); }
     uint64_t store_bytes(Addr addr, const uint8_t* src, uint64_t n, bool release,
                          Barrier label) override {
         return m_engine.store(m_agent, now(), addr, src, n, release, label);
@@ -34,6 +41,7 @@ private:
     static Picos now() { return sc_core::sc_time_stamp().value(); }
     OrderingEngine& m_engine;
     unsigned m_agent;
+    std::function<void()> m_after_wait;
 };
 
 // Every agent's port, by name, created on first use.

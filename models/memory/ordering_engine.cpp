@@ -253,6 +253,12 @@ void OrderingEngine::dep(unsigned agent, const LoadTicket& t) {
     a.next_floor = std::max(a.next_floor, t.perform);
 }
 
+void OrderingEngine::handoff(unsigned from, unsigned to) {
+    const Agent& f = m_agents.at(from);
+    Agent& t = m_agents.at(to);
+    t.floor_all = std::max({t.floor_all, f.max_load, f.max_store});
+}
+
 bool OrderingEngine::cancel_store(uint64_t seq, Picos now) {
     const OpRecord* op = store_record(seq);
     if (!op || op->perform < now) return false; // visible since before now

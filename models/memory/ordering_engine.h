@@ -81,6 +81,9 @@ public:
     // An address or data dependency on a load: the agent's next access (whose address or
     // value comes from it) performs after it.
     void dep(unsigned agent, const LoadTicket& t);
+    // A task moves from agent `from` to agent `to` through the scheduler's full barriers:
+    // everything `from` issued performs before anything `to` issues next.
+    void handoff(unsigned from, unsigned to);
     // Removes a store that has not performed by `now` (a squashed speculative store).
     bool cancel_store(uint64_t seq, Picos now);
 

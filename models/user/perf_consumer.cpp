@@ -144,6 +144,11 @@ void PerfConsumer::poll() {
         if (!m.overwrite && m.wakeup->perf_poll()) ++m.stats->consumer_polls;
 }
 
+Picos PerfConsumer::cost(uint64_t n) const {
+    // Copy out of the mapping, then write to perf.data.
+    return transfer_time(n, m_p.copy_bandwidth) + transfer_time(n, m_p.write_bandwidth);
+}
+
 bool PerfConsumer::read_forward(unsigned idx) {
     return m_p.reader == ReaderKind::push ? push(idx) : read_events(idx);
 }
@@ -168,8 +173,7 @@ bool PerfConsumer::push(unsigned idx) {
     }
     const uint64_t n = end - start;
     const Copy copy = issue_copy(idx, start, n);
-    sc_core::wait(ps(transfer_time(n, m_p.copy_bandwidth) +
-                     transfer_time(n, m_p.write_bandwidth)));
+    sc_core::wait(ps(cost(n)));
     s.prev = head;
     if (!m.overwrite) write_tail(idx, head); // perf_mmap__consume
     deliver(copy);
@@ -204,8 +208,7 @@ bool PerfConsumer::read_events(unsigned idx) {
         const Copy copy = issue_copy(idx, start, h->size);
         start += h->size;
         s.prev = start;
-        sc_core::wait(ps(m_p.per_record_cost + transfer_time(h->size, m_p.copy_bandwidth) +
-                         transfer_time(h->size, m_p.write_bandwidth)));
+        sc_core::wait(ps(m_p.per_record_cost + cost(h->size)));
         if (!m.overwrite) write_tail(idx, s.prev); // perf_mmap__consume after each event
         deliver(copy);
         any = true;
@@ -236,30 +239,23 @@ uint64_t PerfConsumer::overwrite_rb_find_range(unsigned idx, uint64_t start) {
 void PerfConsumer::read_backward(unsigned idx) {
     const ConsumerMmap& m = m_mmaps[idx];
     MmapState& s = m_state[idx];
-    const uint64_t mask = m.data_size - 1;
     // evlist__toggle_bkw_mmap: PERF_EVENT_IOC_PAUSE_OUTPUT before reading (R9).
     if (!m_user_paused) m.rb->set_paused(true);
-    // __perf_mmap__read_init with md->overwrite: read from the newest record back to prev.
+    // perf record reads overwrite maps with perf_mmap__push too (C4, C5): data_head once
+    // for the new prev, then read_init with md->overwrite: from the newest record (a
+    // second data_head read) back to prev, walking headers when the buffer is full.
+    const uint64_t head = read_head(idx);
     const uint64_t start = read_head(idx);
     uint64_t end = s.prev;
-    Picos cost = 0;
     if (end - start >= m_p.mmap_flush) {
         ++m.stats->consumer_passes;
         if (end - start > m.data_size) end = overwrite_rb_find_range(idx, start);
-        uint64_t pos = start;
-        while (end - pos >= perf::kHeaderSize) {
-            uint8_t hdr[perf::kHeaderSize];
-            m_mem.load_bytes(m.data + (pos & mask), hdr, sizeof hdr);
-            const auto h = perf::parse_header(hdr, sizeof hdr);
-            if (!perf::plausible(*h) || end - pos < h->size) break;
-            deliver(issue_copy(idx, pos, h->size));
-            pos += h->size;
-            cost += m_p.per_record_cost + transfer_time(h->size, m_p.copy_bandwidth) +
-                    transfer_time(h->size, m_p.write_bandwidth);
-        }
+        const uint64_t n = end - start;
+        const Copy copy = issue_copy(idx, start, n);
+        sc_core::wait(ps(cost(n)));
+        deliver(copy);
     }
-    if (cost) sc_core::wait(ps(cost));
-    s.prev = read_head(idx); // perf_mmap__read_done
+    s.prev = head;
     if (!m_user_paused) m.rb->set_paused(false);
 }
 

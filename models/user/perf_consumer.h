@@ -5,8 +5,9 @@
 //    data_head twice (C4) and copies [prev, head) to perf.data in at most two chunks;
 //  - libperf: perf_mmap__read_init / perf_mmap__read_event / perf_mmap__consume
 //    (tools/lib/perf/mmap.c, C3), one record at a time, consuming after each.
-// Overwrite (backward) buffers are read the way perf record reads them (C3, C5, R9): pause
-// output, read backward from data_head (overwrite_rb_find_range when full), resume.
+// Overwrite (backward) buffers are read the way perf record reads them (C3, C4, C5, R9):
+// pause output, perf_mmap__push from data_head back to prev (overwrite_rb_find_range when
+// full), resume.
 // The loop follows builtin-record.c : record__mmap_read_all and its poll (C5).
 // Leaves out: AUX reads (a later model), compression, and threads (--threads).
 #pragma once
@@ -113,6 +114,7 @@ private:
     Copy issue_copy(unsigned idx, uint64_t pos, uint64_t n);
     void deliver(const Copy& c);
     uint64_t read_head(unsigned idx);
+    Picos cost(uint64_t bytes) const;
     void write_tail(unsigned idx, uint64_t tail);
     void set_paused(bool paused);
     bool snapshot_due() const;
