@@ -1,0 +1,295 @@
+// CoreSight formatter frames: encoder (what the TMC writes) and deformatter (what OpenCSD
+// reads). Formats and the choices made are described in formatter.h.
+#include "models/coresight/formatter.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ringsim::models::coresight {
+
+namespace {
+constexpr size_t kAuxByte = 15;
+constexpr size_t kLastSlot = 14;
+
+uint8_t id_byte(uint8_t id) {
+    return static_cast<uint8_t>((id << 1) | 1);
+}
+
+bool is_reserved_id(int id) {
+    return id >= 0x70 && id != kFlushResponseId && id != kTriggerId;
+}
+
+void set_aux_bit(uint8_t* frame, size_t slot, bool value) {
+    const auto bit = static_cast<uint8_t>(1u << (slot / 2));
+    frame[kAuxByte] = value ? (frame[kAuxByte] | bit) : (frame[kAuxByte] & ~bit);
+}
+
+bool aux_bit(const uint8_t* frame, size_t slot) {
+    return ((frame[kAuxByte] >> (slot / 2)) & 1) != 0;
+}
+} // namespace
+
+void insert_barrier_packet(uint8_t* dst) {
+    for (size_t i = 0; i < kBarrierSize; i += kFsyncSize) {
+        dst[i] = 0xff; // little-endian u32 0x7fffffff
+        dst[i + 1] = 0xff;
+        dst[i + 2] = 0xff;
+        dst[i + 3] = 0x7f;
+    }
+}
+
+bool is_fsync(const uint8_t* p) {
+    return p[0] == 0xff && p[1] == 0xff && p[2] == 0xff && p[3] == 0x7f;
+}
+
+const char* to_string(FrameError e) {
+    switch (e) {
+    case FrameError::kReservedId:
+        return "reserved trace ID";
+    case FrameError::kFsyncRunNotFrames:
+        return "FSYNC run not a whole number of frames";
+    case FrameError::kPartialFrame:
+        return "partial frame";
+    }
+    return "?";
+}
+
+// ---------------------------------------------------------------------------------------
+// Encoder
+
+bool FrameEncoder::write(uint8_t id, const uint8_t* data, size_t n, std::vector<uint8_t>& out) {
+    if (!is_source_trace_id(id)) return false;
+    for (size_t i = 0; i < n; ++i)
+        put(id, data[i], out);
+    return true;
+}
+
+void FrameEncoder::put(uint8_t id, uint8_t b, std::vector<uint8_t>& out) {
+    for (;;) {
+        if (pos_ == 0 && options_.id_every_frame) {
+            change_id(id); // byte 0 is an even slot: takes effect at once
+        } else if (cur_id_ != id) {
+            change_id(id);
+            // An ID in byte 14 fills the frame; the data goes to the next one.
+            if (pos_ == kFrameDataSlots) {
+                end_frame_if_full(out);
+                continue;
+            }
+        }
+        put_data(b);
+        end_frame_if_full(out);
+        return;
+    }
+}
+
+// An ID can only sit in an even slot. In an odd slot the even slot before holds a data byte
+// of the old ID: the ID takes that slot with "effect after the next byte" and the data byte
+// moves to the odd slot, which is exactly what that auxiliary bit exists for.
+void FrameEncoder::change_id(uint8_t id) {
+    if (pos_ % 2 == 0) {
+        frame_[pos_] = id_byte(id);
+        set_aux_bit(frame_, pos_, false);
+    } else {
+        const size_t even = pos_ - 1;
+        const auto moved =
+            static_cast<uint8_t>((frame_[even] & 0xfe) | (aux_bit(frame_, even) ? 1 : 0));
+        frame_[even] = id_byte(id);
+        set_aux_bit(frame_, even, true);
+        frame_[pos_] = moved;
+    }
+    ++pos_;
+    cur_id_ = id;
+}
+
+void FrameEncoder::put_data(uint8_t b) {
+    if (pos_ % 2 == 0) {
+        frame_[pos_] = static_cast<uint8_t>(b & 0xfe);
+        set_aux_bit(frame_, pos_, (b & 1) != 0);
+    } else {
+        frame_[pos_] = b;
+    }
+    ++pos_;
+}
+
+void FrameEncoder::end_frame_if_full(std::vector<uint8_t>& out) {
+    if (pos_ < kFrameDataSlots) return;
+    out.insert(out.end(), frame_, frame_ + kFrameSize);
+    ++frames_;
+    pos_ = 0;
+    frame_[kAuxByte] = 0;
+}
+
+void FrameEncoder::flush(std::vector<uint8_t>& out) {
+    if (pos_ == 0) return;
+    const size_t before = pos_;
+    if (cur_id_ != kNullTraceId) change_id(kNullTraceId);
+    while (pos_ < kFrameDataSlots)
+        put_data(0x00);
+    padding_ += kFrameDataSlots - before;
+    end_frame_if_full(out);
+}
+
+void FrameEncoder::reset() {
+    pos_ = 0;
+    frame_[kAuxByte] = 0;
+    cur_id_ = -1;
+}
+
+// ---------------------------------------------------------------------------------------
+// Deformatter
+
+void Deformatter::feed(const uint8_t* data, size_t n) {
+    const uint8_t* p = data;
+    const uint8_t* const end = data + n;
+    while (p < end) {
+        if (have_ == 0) {
+            // Whole frames straight from the input: no copy.
+            const size_t avail = static_cast<size_t>(end - p);
+            if (avail >= kFsyncSize && is_fsync(p)) {
+                const size_t used = take_fsyncs(p, avail);
+                p += used;
+                pos_ += used;
+                continue;
+            }
+            if (avail >= kFrameSize) {
+                close_fsync_run();
+                unpack(p, pos_);
+                p += kFrameSize;
+                pos_ += kFrameSize;
+                continue;
+            }
+        }
+        // A frame split across feed() calls: gather it.
+        const size_t take = std::min(kFrameSize - have_, static_cast<size_t>(end - p));
+        std::memcpy(buf_ + have_, p, take);
+        have_ += take;
+        p += take;
+        pos_ += take;
+        while (have_ >= kFsyncSize && is_fsync(buf_)) {
+            const uint64_t at = pos_ - have_;
+            if (fsync_run_ == 0) fsync_run_pos_ = at;
+            ++fsync_run_;
+            ++stats_.fsyncs;
+            cur_id_ = -1;
+            have_ -= kFsyncSize;
+            std::memmove(buf_, buf_ + kFsyncSize, have_);
+        }
+        if (have_ == kFrameSize) {
+            close_fsync_run();
+            unpack(buf_, pos_ - kFrameSize);
+            have_ = 0;
+        }
+    }
+}
+
+// FSYNCs at p (a frame boundary); returns the bytes they take.
+size_t Deformatter::take_fsyncs(const uint8_t* p, size_t n) {
+    size_t used = 0;
+    if (fsync_run_ == 0) fsync_run_pos_ = pos_;
+    while (n - used >= kFsyncSize && is_fsync(p + used)) {
+        used += kFsyncSize;
+        ++fsync_run_;
+        ++stats_.fsyncs;
+    }
+    cur_id_ = -1; // OpenCSD resets the ID on a 4 x FSYNC reset pattern
+    return used;
+}
+
+void Deformatter::close_fsync_run() {
+    if (fsync_run_ == 0) return;
+    const uint64_t run = fsync_run_;
+    fsync_run_ = 0;
+    ++stats_.fsync_runs;
+    const bool whole_frames = run % (kFrameSize / kFsyncSize) == 0;
+    if (whole_frames) ++stats_.barriers;
+    sink_.on_fsync(fsync_run_pos_, run);
+    if (!whole_frames)
+        sink_.on_frame_error(fsync_run_pos_, FrameError::kFsyncRunNotFrames, run * kFsyncSize);
+}
+
+void Deformatter::drop_partial() {
+    if (have_ == 0) return;
+    const uint64_t at = pos_ - have_;
+    const size_t n = have_;
+    have_ = 0;
+    stats_.partial_bytes += n;
+    sink_.on_frame_error(at, FrameError::kPartialFrame, n);
+}
+
+void Deformatter::reset(uint64_t pos) {
+    close_fsync_run();
+    drop_partial();
+    cur_id_ = -1;
+    pos_ = pos;
+}
+
+void Deformatter::finish() {
+    close_fsync_run();
+    drop_partial();
+}
+
+void Deformatter::unpack(const uint8_t* f, uint64_t frame_pos) {
+    struct Run {
+        int id;
+        uint8_t begin;
+        uint8_t len;
+    };
+    uint8_t out[kFrameDataSlots];
+    Run runs[kFrameSize / 2 + 1]; // one per ID byte, plus the ID in effect at the start
+    size_t nruns = 0;
+    uint8_t nout = 0;
+    int id = cur_id_;
+    bool reserved = false;
+    auto emit = [&](uint8_t b) {
+        if (nruns == 0 || runs[nruns - 1].id != id) runs[nruns++] = Run{id, nout, 0};
+        out[nout++] = b;
+        ++runs[nruns - 1].len;
+    };
+
+    ++stats_.frames;
+    for (size_t i = 0; i <= kLastSlot; i += 2) {
+        const uint8_t b = f[i];
+        const bool flag = aux_bit(f, i);
+        const bool has_odd = i < kLastSlot;
+        if (b & 1) {
+            ++stats_.id_bytes;
+            const int new_id = b >> 1;
+            reserved = reserved || is_reserved_id(new_id);
+            if (has_odd && flag && new_id != id) {
+                emit(f[i + 1]); // the byte after the ID still belongs to the old ID
+                id = new_id;
+                continue;
+            }
+            id = new_id;
+        } else {
+            emit(static_cast<uint8_t>((b & 0xfe) | (flag ? 1 : 0)));
+        }
+        if (has_odd) emit(f[i + 1]);
+    }
+
+    if (reserved) {
+        // Not a frame the formatter could have written: trust none of it.
+        ++stats_.reserved_id_frames;
+        stats_.reserved_id_bytes += nout;
+        cur_id_ = -1;
+        sink_.on_frame_error(frame_pos, FrameError::kReservedId, kFrameSize);
+        return;
+    }
+    cur_id_ = id;
+    for (size_t r = 0; r < nruns; ++r) {
+        const Run& run = runs[r];
+        if (run.id < 0) {
+            stats_.unattributed_bytes += run.len;
+            sink_.on_unattributed(frame_pos, run.len);
+        } else if (run.id == kNullTraceId) {
+            stats_.null_bytes += run.len;
+        } else if (run.id == kFlushResponseId || run.id == kTriggerId) {
+            stats_.special_bytes += run.len;
+        } else {
+            stats_.source_bytes += run.len;
+            sink_.on_data(static_cast<uint8_t>(run.id), out + run.begin, run.len, frame_pos);
+        }
+    }
+}
+
+} // namespace ringsim::models::coresight

@@ -1,0 +1,184 @@
+// AUX chunks -> deformatter -> one ETM decoder per trace ID -> gaps (see trace_decoder.h).
+#include "models/coresight/trace_decoder.h"
+
+#include <algorithm>
+
+namespace ringsim::models::coresight {
+
+// One trace ID: its ETM decoder and what happened to it since its last count.
+struct TraceDecoder::Source : EtmListener {
+    Source(TraceDecoder& owner_, uint8_t id_) : owner(owner_), id(id_), decoder(this) {}
+
+    void on_gap(uint64_t /*pos*/, const EtmGap& gap) override { owner.record_gap(*this, gap); }
+    void on_count(uint64_t /*pos*/, uint64_t /*count*/) override {
+        barrier_since_count = false;
+        discontinuity_since_count = false;
+    }
+
+    TraceDecoder& owner;
+    uint8_t id;
+    EtmDecoder decoder;
+    uint64_t bytes = 0;
+    bool barrier_since_count = false;
+    bool discontinuity_since_count = false;
+};
+
+// The deformatter's events, forwarded to the decoder's private handlers.
+class TraceDecoder::Sink : public DeformatterSink {
+public:
+    explicit Sink(TraceDecoder& owner) : owner_(owner) {}
+    void on_data(uint8_t id, const uint8_t* data, size_t n, uint64_t frame_pos) override {
+        owner_.data(id, data, n, frame_pos);
+    }
+    void on_fsync(uint64_t pos, uint64_t count) override { owner_.barrier(pos, count); }
+    void on_frame_error(uint64_t /*pos*/, FrameError e, uint64_t /*bytes*/) override {
+        owner_.frame_error(e);
+    }
+
+private:
+    TraceDecoder& owner_;
+};
+
+TraceDecoder::TraceDecoder(TraceDecoderOptions options)
+    : options_(options), sink_(std::make_unique<Sink>(*this)), deformatter_(*sink_) {}
+
+TraceDecoder::~TraceDecoder() = default;
+
+TraceDecoder::Source& TraceDecoder::source(uint8_t id) {
+    auto& slot = sources_[id & 0x7f];
+    if (!slot) {
+        slot = std::make_unique<Source>(*this, id);
+        // "Since its last count" is "since the start" for a source not seen before.
+        slot->barrier_since_count = any_barrier_;
+        slot->discontinuity_since_count = any_discontinuity_;
+        if (options_.check_first_count) slot->decoder.expect_next(options_.first_count);
+    }
+    return *slot;
+}
+
+void TraceDecoder::feed(uint64_t aux_offset, const uint8_t* data, size_t size) {
+    ++stats_.chunks;
+    stats_.aux_bytes += size;
+    if (!started_ || aux_offset != next_offset_) start_chunk(aux_offset);
+    next_offset_ = aux_offset + size;
+    // After a jump, bytes before the next frame boundary cannot be framed.
+    const size_t skip = static_cast<size_t>(std::min<uint64_t>(pending_skip_, size));
+    pending_skip_ -= skip;
+    stats_.misaligned_bytes += skip;
+    if (size > skip) deformatter_.feed(data + skip, size - skip);
+}
+
+// The chunk does not continue the bytes before it (or is the first): frame state and every
+// source's packet state are void; framing restarts at the next frame boundary.
+void TraceDecoder::start_chunk(uint64_t aux_offset) {
+    if (started_) {
+        ++stats_.discontinuities;
+        if (aux_offset > next_offset_) stats_.aux_missing_bytes += aux_offset - next_offset_;
+        all_sources_lose_sync(false);
+    }
+    started_ = true;
+    uint64_t boundary = aux_offset;
+    if (options_.frame_align != 0) {
+        const uint64_t rem = aux_offset % options_.frame_align;
+        if (rem != 0) boundary += options_.frame_align - rem;
+    }
+    pending_skip_ = boundary - aux_offset;
+    deformatter_.reset(boundary);
+}
+
+void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_pos) {
+    current_frame_ = frame_pos;
+    Source& s = source(id);
+    s.bytes += n;
+    s.decoder.feed(p, n);
+}
+
+void TraceDecoder::barrier(uint64_t pos, uint64_t count) {
+    if (count % (kFrameSize / kFsyncSize) == 0 && barrier_offsets_.size() < options_.max_barriers)
+        barrier_offsets_.push_back(pos);
+    all_sources_lose_sync(true);
+}
+
+void TraceDecoder::frame_error(FrameError e) {
+    // An FSYNC run is handled by barrier(); the others lose bytes of unknown sources.
+    if (e != FrameError::kFsyncRunNotFrames) all_sources_lose_sync(false);
+}
+
+void TraceDecoder::all_sources_lose_sync(bool barrier) {
+    (barrier ? any_barrier_ : any_discontinuity_) = true;
+    for (auto& s : sources_) {
+        if (!s) continue;
+        s->decoder.discontinuity();
+        if (barrier) {
+            s->barrier_since_count = true;
+        } else {
+            s->discontinuity_since_count = true;
+        }
+    }
+}
+
+void TraceDecoder::record_gap(const Source& s, const EtmGap& g) {
+    if (gaps_.size() >= options_.max_gaps) {
+        ++gaps_dropped_;
+        return;
+    }
+    TraceGap gap;
+    gap.trace_id = s.id;
+    gap.first_missing = g.first_missing;
+    gap.missing = g.missing;
+    gap.aux_offset = current_frame_;
+    gap.after_barrier = s.barrier_since_count;
+    gap.after_discontinuity = s.discontinuity_since_count;
+    gap.after_sync = g.after_sync;
+    gap.skipped_bytes = g.skipped_bytes;
+    gaps_.push_back(gap);
+}
+
+void TraceDecoder::finish() {
+    deformatter_.finish();
+    for (auto& s : sources_)
+        if (s) s->decoder.finish();
+}
+
+namespace {
+TraceIdSummary summarise(uint8_t id, uint64_t bytes, const EtmStats& e) {
+    TraceIdSummary s;
+    s.trace_id = id;
+    s.bytes = bytes;
+    s.counts = e.counts;
+    s.any_count = e.any_count;
+    s.first_count = e.first_count;
+    s.last_count = e.last_count;
+    s.gaps = e.gaps;
+    s.missing_counts = e.missing_counts;
+    s.disorders = e.disorders;
+    s.syncs = e.syncs;
+    s.corrupt_packets = e.corruptions;
+    s.skipped_bytes = e.skipped_bytes;
+    return s;
+}
+} // namespace
+
+std::vector<TraceIdSummary> TraceDecoder::summaries() const {
+    std::vector<TraceIdSummary> out;
+    for (const auto& s : sources_)
+        if (s) out.push_back(summarise(s->id, s->bytes, s->decoder.stats()));
+    return out;
+}
+
+std::optional<TraceIdSummary> TraceDecoder::summary(uint8_t trace_id) const {
+    const auto& s = sources_[trace_id & 0x7f];
+    if (!s) return std::nullopt;
+    return summarise(s->id, s->bytes, s->decoder.stats());
+}
+
+TraceDecodeStats TraceDecoder::stats() const {
+    TraceDecodeStats s = stats_;
+    s.frames = deformatter_.stats();
+    s.corrupt_frames = s.frames.reserved_id_frames;
+    s.barriers = s.frames.barriers;
+    s.fsync_runs = s.frames.fsync_runs;
+    return s;
+}
+
+} // namespace ringsim::models::coresight

@@ -1,0 +1,143 @@
+// The checker's view of CoreSight trace in an AUX stream: what `perf report` would get out of
+// the AUX bytes the consumer collected, reduced to "which counts of which source are missing,
+// and where". The AUX chunks (each with its AUX offset, in order) are deformatted
+// (formatter.h), each trace ID's bytes are decoded as the ETM stream of etm_packets.h, and
+// every count that does not follow its predecessor is reported with where it was found and
+// what came before it (a barrier packet, an AUX discontinuity, a resynchronisation).
+//
+// Mirrors perf's cs-etm decoding through OpenCSD: formatted, frame-aligned input with reset on
+// 4 x FSYNC (the barrier packet of coresight_insert_barrier_packet resets every ID's decoder,
+// which must then find an A-Sync again), one packet decoder per trace ID.
+// Leaves out: the per-CPU metadata (trace ID <-> CPU comes from AUX_OUTPUT_HW_ID records, not
+// from here), instruction decoding, timestamps as time, unformatted (per-CPU sink) trace.
+// Streaming: memory is one deformatter, at most 111 ETM decoders (one per source trace ID) and the
+// capped gap list; it does not grow with the length of the trace.
+#pragma once
+
+#include "models/coresight/etm_packets.h"
+#include "models/coresight/formatter.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ringsim::models::coresight {
+
+struct TraceDecoderOptions {
+    // Frames start at AUX offsets that are multiples of this (the ETR writes whole frames and
+    // the AUX head only moves by whole frames); 0 trusts the stream and never realigns.
+    uint32_t frame_align = kFrameSize;
+    // When set, every ID's first count is checked against it (loss before the first packet).
+    bool check_first_count = false;
+    uint64_t first_count = 0;
+    // Gaps kept in gaps(); later ones are only counted (gaps_dropped()).
+    size_t max_gaps = 1u << 16;
+    // Barrier positions kept in barrier_offsets().
+    size_t max_barriers = 1u << 16;
+};
+
+// A count of one source that did not follow the previous count of that source by exactly 1.
+struct TraceGap {
+    uint8_t trace_id = 0;
+    uint64_t first_missing = 0;
+    uint64_t missing = 0;
+    // AUX offset of the frame holding the last byte of the count packet that showed the gap.
+    uint64_t aux_offset = 0;
+    bool after_barrier = false;       // a barrier packet / FSYNC run came since the last count
+    bool after_discontinuity = false; // the AUX stream jumped (or a frame was corrupt) since
+    bool after_sync = false;          // this source's stream had an A-Sync since the last count
+    uint64_t skipped_bytes = 0;       // this source's bytes skipped unsynchronised in between
+};
+
+struct TraceIdSummary {
+    uint8_t trace_id = 0;
+    uint64_t bytes = 0;  // deformatted bytes of this ID
+    uint64_t counts = 0; // count packets decoded
+    bool any_count = false;
+    uint64_t first_count = 0;
+    uint64_t last_count = 0;
+    uint64_t gaps = 0;
+    uint64_t missing_counts = 0;
+    uint64_t disorders = 0; // counts that went backwards or repeated
+    uint64_t syncs = 0;
+    uint64_t corrupt_packets = 0;
+    uint64_t skipped_bytes = 0; // bytes of this ID that could not be decoded
+};
+
+struct TraceDecodeStats {
+    uint64_t chunks = 0;
+    uint64_t aux_bytes = 0;
+    uint64_t discontinuities = 0;   // chunks not starting where the previous one ended
+    uint64_t aux_missing_bytes = 0; // sum of the forward jumps
+    uint64_t misaligned_bytes = 0;  // bytes skipped to reach a frame boundary
+    uint64_t corrupt_frames = 0;    // frames with a reserved ID
+    uint64_t barriers = 0;          // FSYNC runs of whole frames
+    uint64_t fsync_runs = 0;
+    DeformatterStats frames; // the deformatter's own counters
+    // Bytes that reached no source: no ID known, corrupt frames, cut-off frames, misaligned
+    // starts. Padding (null ID) and FSYNCs are not counted: they carry no trace.
+    uint64_t undecodable_frame_bytes() const {
+        return frames.unattributed_bytes + frames.reserved_id_bytes + frames.partial_bytes +
+               misaligned_bytes;
+    }
+};
+
+class TraceDecoder {
+public:
+    explicit TraceDecoder(TraceDecoderOptions options = {});
+    ~TraceDecoder();
+    TraceDecoder(const TraceDecoder&) = delete;
+    TraceDecoder& operator=(const TraceDecoder&) = delete;
+
+    // One chunk of AUX data starting at AUX offset aux_offset (free-running, as in
+    // PERF_RECORD_AUX / aux_head). Chunks come in order of offset; one that does not start
+    // where the previous one ended (a hole, or an overlap) is a discontinuity: every source
+    // resynchronises and framing restarts at the next frame boundary.
+    void feed(uint64_t aux_offset, const uint8_t* data, size_t size);
+    void feed(uint64_t aux_offset, const std::vector<uint8_t>& chunk) {
+        feed(aux_offset, chunk.data(), chunk.size());
+    }
+    // End of the collected data: reports partial frames and packets.
+    void finish();
+
+    // Sources seen, by ascending trace ID.
+    std::vector<TraceIdSummary> summaries() const;
+    // Empty if the ID never had a data byte.
+    std::optional<TraceIdSummary> summary(uint8_t trace_id) const;
+    const std::vector<TraceGap>& gaps() const { return gaps_; }
+    uint64_t gaps_dropped() const { return gaps_dropped_; }
+    const std::vector<uint64_t>& barrier_offsets() const { return barrier_offsets_; }
+    TraceDecodeStats stats() const;
+
+private:
+    struct Source;
+    class Sink;
+
+    Source& source(uint8_t id);
+    void data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_pos);
+    void barrier(uint64_t pos, uint64_t count);
+    void frame_error(FrameError e);
+    void all_sources_lose_sync(bool barrier);
+    void record_gap(const Source& s, const EtmGap& g);
+    void start_chunk(uint64_t aux_offset);
+
+    TraceDecoderOptions options_;
+    std::unique_ptr<Sink> sink_;
+    Deformatter deformatter_;
+    std::array<std::unique_ptr<Source>, 128> sources_;
+    uint64_t current_frame_ = 0; // AUX offset of the frame being unpacked
+    bool started_ = false;
+    uint64_t next_offset_ = 0;  // AUX offset the next chunk should start at
+    uint64_t pending_skip_ = 0; // bytes still to skip to reach a frame boundary
+    bool any_barrier_ = false;
+    bool any_discontinuity_ = false;
+    TraceDecodeStats stats_;
+    std::vector<TraceGap> gaps_;
+    uint64_t gaps_dropped_ = 0;
+    std::vector<uint64_t> barrier_offsets_;
+};
+
+} // namespace ringsim::models::coresight

@@ -1,0 +1,536 @@
+// The simplified ETMv4 stream: exact packet bytes, sizes, and a decoder that finds every
+// missing count and accounts for every byte under any chunking and any corruption.
+#include "models/coresight/etm_packets.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <string>
+
+using namespace ringsim::models::coresight;
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+// Records every event as a line of text, and keeps the counts.
+struct Recorder : EtmListener {
+    std::vector<std::string> events;
+    std::vector<uint64_t> counts;
+    std::vector<EtmGap> gaps;
+    uint64_t skipped = 0;
+
+    void on_sync(uint64_t pos) override { events.push_back("sync@" + std::to_string(pos)); }
+    void on_trace_info(uint64_t pos) override { events.push_back("info@" + std::to_string(pos)); }
+    void on_count(uint64_t pos, uint64_t count) override {
+        counts.push_back(count);
+        events.push_back("count@" + std::to_string(pos) + "=" + std::to_string(count));
+    }
+    void on_gap(uint64_t pos, const EtmGap& g) override {
+        gaps.push_back(g);
+        events.push_back("gap@" + std::to_string(pos) + ":" + std::to_string(g.first_missing) +
+                         "+" + std::to_string(g.missing) + (g.after_sync ? " sync" : "") +
+                         " skipped " + std::to_string(g.skipped_bytes));
+    }
+    void on_disorder(uint64_t pos, uint64_t prev, uint64_t count) override {
+        events.push_back("disorder@" + std::to_string(pos) + ":" + std::to_string(prev) + ">" +
+                         std::to_string(count));
+    }
+    void on_corrupt(uint64_t pos, EtmCorruption what) override {
+        events.push_back("corrupt@" + std::to_string(pos) + ":" + to_string(what));
+    }
+    void on_skipped(uint64_t pos, uint64_t n) override {
+        skipped += n;
+        events.push_back("skipped@" + std::to_string(pos) + "+" + std::to_string(n));
+    }
+};
+
+Bytes stream(uint64_t first, uint64_t n, uint32_t period = 0) {
+    Bytes out;
+    EtmEncoder enc(5, period);
+    enc.start(out);
+    enc.emit(first, n, out);
+    return out;
+}
+
+Recorder decode(const Bytes& b, size_t chunk = 0, EtmDecoder* keep = nullptr) {
+    Recorder r;
+    EtmDecoder d(&r);
+    if (chunk == 0) chunk = b.size() ? b.size() : 1;
+    for (size_t at = 0; at < b.size(); at += chunk)
+        d.feed(b.data() + at, std::min(chunk, b.size() - at));
+    d.finish();
+    if (keep) *keep = d;
+    return r;
+}
+
+// Every byte is in a decoded packet or was skipped: nothing is silently lost.
+void expect_all_bytes_accounted(const EtmStats& s, uint64_t total) {
+    EXPECT_EQ(s.syncs * kAsyncSize + s.trace_info_bytes + s.counts * kCountPacketSize +
+                  s.skipped_bytes,
+              total);
+}
+
+} // namespace
+
+TEST(EtmPackets, StartIsAsyncThenTraceInfo) {
+    Bytes out;
+    EtmEncoder enc(0x10);
+    EXPECT_EQ(enc.trace_id(), 0x10);
+    enc.start(out);
+    const Bytes want = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x01, 0x00};
+    EXPECT_EQ(out, want);
+    EXPECT_EQ(kAsyncSize, 12u);
+    EXPECT_EQ(kTraceInfoSize, 2u);
+    EXPECT_EQ(kStartSize, 14u);
+}
+
+TEST(EtmPackets, CountPacketBytes) {
+    uint8_t p[8];
+    put_count_packet(0, p);
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
+    put_count_packet(1, p);
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
+    put_count_packet(0x7f, p);
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0xff, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
+    put_count_packet(0x80, p);
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0x80, 0x81, 0x80, 0x80, 0x80, 0x80, 0x00}));
+    put_count_packet(kCountValueMask, p);
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}));
+    // 7-bit groups, least significant first.
+    put_count_packet(0x123456789abcull, p);
+    uint64_t v = 0;
+    for (int i = 0; i < 7; ++i)
+        v |= uint64_t{static_cast<uint8_t>(p[1 + i] & 0x7f)} << (7 * i);
+    EXPECT_EQ(v, 0x123456789abcull);
+    // Only the low 49 bits travel.
+    put_count_packet(kCountValueMask + 1, p);
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
+}
+
+TEST(EtmPackets, EveryCountPacketIsEightBytes) {
+    for (uint64_t first : {uint64_t{0}, uint64_t{127}, uint64_t{1} << 40, kCountValueMask - 3}) {
+        Bytes out;
+        EtmEncoder enc(1);
+        enc.emit(first, 4, out);
+        ASSERT_EQ(out.size(), 4 * kCountPacketSize);
+        for (size_t i = 0; i < 4; ++i) {
+            EXPECT_EQ(out[i * 8], kHeaderTimestamp);
+            for (size_t j = 1; j < 7; ++j)
+                EXPECT_NE(out[i * 8 + j] & 0x80, 0);
+            EXPECT_EQ(out[i * 8 + 7] & 0x80, 0);
+        }
+    }
+}
+
+TEST(EtmPackets, EmitSizeAndCountsFittingMatchTheBytes) {
+    for (uint32_t period : {0u, 1u, 2u, 3u, 7u, 510u}) {
+        for (uint64_t pre = 0; pre < 12; ++pre) {
+            for (uint64_t n = 0; n < 40; ++n) {
+                EtmEncoder enc(1, period);
+                Bytes out;
+                enc.start(out);
+                enc.emit(0, pre, out);
+                const uint64_t predicted = enc.emit_size(n);
+                // counts_fitting is the inverse of emit_size.
+                EXPECT_EQ(enc.counts_fitting(predicted), n) << period << " " << pre << " " << n;
+                if (predicted > 0) {
+                    EXPECT_LT(enc.counts_fitting(predicted - 1), n);
+                }
+                const size_t before = out.size();
+                enc.emit(pre, n, out);
+                EXPECT_EQ(out.size() - before, predicted) << period << " " << pre << " " << n;
+            }
+        }
+    }
+}
+
+TEST(EtmPackets, PeriodicSyncEveryPeriodCounts) {
+    const Bytes b = stream(0, 10, 4);
+    // start, 4 counts, start, 4 counts, start, 2 counts.
+    ASSERT_EQ(b.size(), 3 * kStartSize + 10 * kCountPacketSize);
+    const size_t second = kStartSize + 4 * kCountPacketSize;
+    EXPECT_EQ(Bytes(b.begin() + second, b.begin() + second + kStartSize),
+              Bytes(b.begin(), b.begin() + kStartSize));
+    Recorder r = decode(b);
+    ASSERT_EQ(r.counts.size(), 10u);
+    for (uint64_t i = 0; i < 10; ++i)
+        EXPECT_EQ(r.counts[i], i);
+    EXPECT_TRUE(r.gaps.empty());
+    EXPECT_EQ(r.skipped, 0u);
+}
+
+TEST(EtmDecoder, DecodesUnderEveryChunking) {
+    const Bytes b = stream(1000, 300, 17);
+    EtmDecoder whole;
+    const Recorder ref = decode(b, 0, &whole);
+    ASSERT_EQ(ref.counts.size(), 300u);
+    EXPECT_EQ(ref.counts.front(), 1000u);
+    EXPECT_EQ(ref.counts.back(), 1299u);
+    EXPECT_EQ(whole.stats().syncs, 1u + 299 / 17);
+    EXPECT_EQ(whole.stats().gaps, 0u);
+    expect_all_bytes_accounted(whole.stats(), b.size());
+    for (size_t chunk = 1; chunk <= 33; ++chunk) {
+        EXPECT_EQ(decode(b, chunk).events, ref.events) << "chunk " << chunk;
+    }
+    // Random chunk sizes, including empty feeds.
+    std::mt19937_64 rng(7);
+    for (int round = 0; round < 50; ++round) {
+        Recorder r;
+        EtmDecoder d(&r);
+        size_t at = 0;
+        while (at < b.size()) {
+            const size_t n = std::min<size_t>(rng() % 40, b.size() - at);
+            d.feed(b.data() + at, n);
+            at += n;
+        }
+        d.finish();
+        EXPECT_EQ(r.events, ref.events);
+    }
+}
+
+TEST(EtmDecoder, EventPositionsAreStreamOffsets) {
+    const Bytes b = stream(0, 2);
+    const Recorder r = decode(b);
+    const std::vector<std::string> want = {"sync@0", "info@12", "count@14=0", "count@22=1"};
+    EXPECT_EQ(r.events, want);
+}
+
+TEST(EtmDecoder, SkipsUntilTheFirstAsync) {
+    Bytes b = {0x02, 0x81, 0x00, 0x80, 0x55, 0x00, 0x00};
+    const size_t garbage = b.size();
+    const Bytes s = stream(3, 2);
+    b.insert(b.end(), s.begin(), s.end());
+    EtmDecoder d;
+    const Recorder r = decode(b, 0, &d);
+    ASSERT_GE(r.events.size(), 2u);
+    EXPECT_EQ(r.events[0], "skipped@0+" + std::to_string(garbage));
+    EXPECT_EQ(r.events[1], "sync@" + std::to_string(garbage));
+    EXPECT_EQ(r.counts, (std::vector<uint64_t>{3, 4}));
+    expect_all_bytes_accounted(d.stats(), b.size());
+}
+
+TEST(EtmDecoder, ExtraZerosBeforeAsyncAreSkippedNotSync) {
+    // Unsynchronised: 20 zeros then 0x80 is an A-Sync preceded by 9 skipped zeros.
+    Bytes b(20, 0x00);
+    b.push_back(0x80);
+    b.push_back(0x01);
+    b.push_back(0x00);
+    uint8_t p[8];
+    put_count_packet(9, p);
+    b.insert(b.end(), p, p + 8);
+    EtmDecoder d;
+    const Recorder r = decode(b, 0, &d);
+    EXPECT_EQ(r.events.front(), "skipped@0+9");
+    EXPECT_EQ(r.events[1], "sync@9");
+    EXPECT_EQ(r.counts, (std::vector<uint64_t>{9}));
+    expect_all_bytes_accounted(d.stats(), b.size());
+}
+
+TEST(EtmDecoder, WholePacketsMissingAreAnExactGap) {
+    Bytes b = stream(0, 20);
+    // Drop counts 5..11 (7 whole packets): still in sync, so no A-Sync needed.
+    const size_t from = kStartSize + 5 * kCountPacketSize;
+    b.erase(b.begin() + from, b.begin() + from + 7 * kCountPacketSize);
+    const Recorder r = decode(b);
+    ASSERT_EQ(r.gaps.size(), 1u);
+    EXPECT_EQ(r.gaps[0].first_missing, 5u);
+    EXPECT_EQ(r.gaps[0].missing, 7u);
+    EXPECT_FALSE(r.gaps[0].after_sync);
+    EXPECT_EQ(r.gaps[0].skipped_bytes, 0u);
+    EXPECT_EQ(r.counts.size(), 13u);
+}
+
+TEST(EtmDecoder, CutInsideAPacketResyncsOnNextAsync) {
+    const uint32_t period = 8;
+    Bytes b = stream(0, 40, period);
+    // Remove 13 bytes from inside count 3 onwards: packets are broken until the A-Sync that
+    // precedes count 8.
+    const size_t cut = kStartSize + 3 * kCountPacketSize + 2;
+    b.erase(b.begin() + cut, b.begin() + cut + 13);
+    EtmDecoder d;
+    const Recorder r = decode(b, 0, &d);
+    ASSERT_EQ(r.gaps.size(), 1u);
+    EXPECT_EQ(r.gaps[0].first_missing, 3u);
+    EXPECT_EQ(r.gaps[0].missing, 5u); // 3..7 lost or undecodable, 8 follows the A-Sync
+    EXPECT_TRUE(r.gaps[0].after_sync);
+    // Bytes between the last good packet and the A-Sync: 40 bytes of counts 3..7 minus 13.
+    EXPECT_EQ(r.gaps[0].skipped_bytes, 5 * kCountPacketSize - 13);
+    EXPECT_EQ(d.stats().corruptions, 1u);
+    expect_all_bytes_accounted(d.stats(), b.size());
+    EXPECT_EQ(r.counts.size(), 35u);
+}
+
+TEST(EtmDecoder, WithoutPeriodicSyncEverythingAfterACutIsSkipped) {
+    Bytes b = stream(0, 30);
+    b.erase(b.begin() + kStartSize + 4, b.begin() + kStartSize + 7);
+    EtmDecoder d;
+    const Recorder r = decode(b, 0, &d);
+    EXPECT_TRUE(r.gaps.empty());
+    EXPECT_EQ(r.counts.size(), 0u);
+    EXPECT_EQ(d.stats().skipped_bytes, b.size() - kStartSize);
+    EXPECT_FALSE(d.synced());
+    expect_all_bytes_accounted(d.stats(), b.size());
+}
+
+TEST(EtmDecoder, RestartWithNewStartReportsGapAfterSync) {
+    Bytes b = stream(0, 5);
+    EtmEncoder enc(1);
+    enc.start(b);
+    enc.emit(100, 3, b);
+    const Recorder r = decode(b);
+    ASSERT_EQ(r.gaps.size(), 1u);
+    EXPECT_EQ(r.gaps[0].first_missing, 5u);
+    EXPECT_EQ(r.gaps[0].missing, 95u);
+    EXPECT_TRUE(r.gaps[0].after_sync);
+    EXPECT_EQ(r.gaps[0].skipped_bytes, 0u);
+    // A restart that continues the counts is no gap.
+    Bytes c = stream(0, 5);
+    enc.start(c);
+    enc.emit(5, 3, c);
+    EXPECT_TRUE(decode(c).gaps.empty());
+}
+
+TEST(EtmDecoder, CountsGoingBackwardsAreDisorder) {
+    Bytes b = stream(10, 3);
+    EtmEncoder enc(1);
+    enc.emit(11, 2, b); // 10 11 12 11 12
+    EtmDecoder d;
+    const Recorder r = decode(b, 0, &d);
+    EXPECT_EQ(d.stats().disorders, 1u);
+    EXPECT_EQ(d.stats().gaps, 0u);
+    EXPECT_NE(std::find(r.events.begin(), r.events.end(), "disorder@38:12>11"), r.events.end());
+    EXPECT_EQ(r.counts, (std::vector<uint64_t>{10, 11, 12, 11, 12}));
+}
+
+TEST(EtmDecoder, ExpectNextChecksTheFirstCount) {
+    const Bytes b = stream(7, 2);
+    Recorder r;
+    EtmDecoder d(&r);
+    d.expect_next(0);
+    d.feed(b);
+    d.finish();
+    ASSERT_EQ(r.gaps.size(), 1u);
+    EXPECT_EQ(r.gaps[0].first_missing, 0u);
+    EXPECT_EQ(r.gaps[0].missing, 7u);
+    EXPECT_TRUE(r.gaps[0].after_sync);
+}
+
+TEST(EtmDecoder, HighBitsComeFromTheExpectedCount) {
+    // Counts across a 2^49 boundary: only low bits travel, the decoder carries the rest.
+    const uint64_t first = (uint64_t{3} << 49) - 2;
+    const Bytes b = stream(first, 5);
+    Recorder r;
+    EtmDecoder d(&r);
+    d.expect_next(first);
+    d.feed(b);
+    d.finish();
+    ASSERT_EQ(r.counts.size(), 5u);
+    for (uint64_t i = 0; i < 5; ++i)
+        EXPECT_EQ(r.counts[i], first + i);
+    EXPECT_TRUE(r.gaps.empty());
+    EXPECT_EQ(d.stats().disorders, 0u);
+}
+
+TEST(EtmDecoder, TraceInfoSectionsAreSkipped) {
+    Bytes b(11, 0x00);
+    b.push_back(0x80);
+    // PLCTL = INFO|KEY|SPEC|CYCT, then the four fields, some with continuation bytes.
+    const Bytes info = {0x01, 0x0f, 0x00, 0x81, 0x01, 0x85, 0x80, 0x00, 0x7f};
+    b.insert(b.end(), info.begin(), info.end());
+    uint8_t p[8];
+    put_count_packet(42, p);
+    b.insert(b.end(), p, p + 8);
+    EtmDecoder d;
+    const Recorder r = decode(b, 0, &d);
+    EXPECT_EQ(r.counts, (std::vector<uint64_t>{42}));
+    EXPECT_EQ(d.stats().trace_infos, 1u);
+    EXPECT_EQ(d.stats().corruptions, 0u);
+    // PLCTL with one continuation byte is fine; with two it is not.
+    Bytes ok(11, 0x00);
+    ok.push_back(0x80);
+    ok.insert(ok.end(), {0x01, 0x80, 0x00});
+    ok.insert(ok.end(), p, p + 8);
+    EXPECT_EQ(decode(ok).counts, (std::vector<uint64_t>{42}));
+    Bytes bad(11, 0x00);
+    bad.push_back(0x80);
+    bad.insert(bad.end(), {0x01, 0x80, 0x80, 0x00});
+    bad.insert(bad.end(), p, p + 8);
+    EtmDecoder db;
+    const Recorder rb = decode(bad, 0, &db);
+    EXPECT_TRUE(rb.counts.empty());
+    EXPECT_EQ(db.stats().corruptions, 1u);
+    expect_all_bytes_accounted(db.stats(), bad.size());
+    // A section of five bytes is the longest accepted.
+    Bytes five(11, 0x00);
+    five.push_back(0x80);
+    five.insert(five.end(), {0x01, 0x01, 0x80, 0x80, 0x80, 0x80, 0x00});
+    five.insert(five.end(), p, p + 8);
+    EXPECT_EQ(decode(five).counts, (std::vector<uint64_t>{42}));
+    Bytes six(11, 0x00);
+    six.push_back(0x80);
+    six.insert(six.end(), {0x01, 0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00});
+    six.insert(six.end(), p, p + 8);
+    EXPECT_TRUE(decode(six).counts.empty());
+}
+
+TEST(EtmDecoder, AsyncWithoutTraceInfoIsCorrupt) {
+    Bytes b(11, 0x00);
+    b.push_back(0x80);
+    uint8_t p[8];
+    put_count_packet(1, p);
+    b.insert(b.end(), p, p + 8);
+    EtmDecoder d;
+    const Recorder r = decode(b, 0, &d);
+    EXPECT_TRUE(r.counts.empty());
+    EXPECT_EQ(r.events[1], "corrupt@12:A-Sync without Trace Info");
+    expect_all_bytes_accounted(d.stats(), b.size());
+}
+
+TEST(EtmDecoder, SyncedAsyncWithTwelveZerosResyncs) {
+    Bytes b = stream(0, 2);
+    b.insert(b.end(), 12, 0x00);
+    b.insert(b.end(), {0x80, 0x01, 0x00});
+    uint8_t p[8];
+    put_count_packet(2, p);
+    b.insert(b.end(), p, p + 8);
+    EtmDecoder d;
+    const Recorder r = decode(b, 0, &d);
+    EXPECT_EQ(r.counts, (std::vector<uint64_t>{0, 1, 2}));
+    EXPECT_EQ(d.stats().corruptions, 1u);
+    EXPECT_EQ(d.stats().skipped_bytes, 1u);
+    EXPECT_TRUE(r.gaps.empty());
+    expect_all_bytes_accounted(d.stats(), b.size());
+}
+
+TEST(EtmDecoder, UnknownHeaderIsCorrupt) {
+    Bytes b = stream(0, 2);
+    b.push_back(0x42);
+    const Bytes more = stream(2, 1);
+    b.insert(b.end(), more.begin(), more.end());
+    EtmDecoder d;
+    const Recorder r = decode(b, 0, &d);
+    EXPECT_EQ(r.counts, (std::vector<uint64_t>{0, 1, 2}));
+    EXPECT_NE(std::find(r.events.begin(), r.events.end(), "corrupt@30:unknown packet header"),
+              r.events.end());
+    EXPECT_EQ(d.stats().skipped_bytes, 1u);
+}
+
+TEST(EtmDecoder, DiscontinuityDropsThePacketInProgress) {
+    const Bytes b = stream(0, 10, 4);
+    Recorder r;
+    EtmDecoder d(&r);
+    // Stop 3 bytes into count 2, lose the rest of it, continue from count 3's packet.
+    const size_t cut = kStartSize + 2 * kCountPacketSize + 3;
+    d.feed(b.data(), cut);
+    d.discontinuity();
+    const size_t resume = kStartSize + 3 * kCountPacketSize;
+    d.feed(b.data() + resume, b.size() - resume);
+    d.finish();
+    // Count 3 is not decoded (no sync yet); the A-Sync before count 4 resyncs.
+    ASSERT_EQ(r.gaps.size(), 1u);
+    EXPECT_EQ(r.gaps[0].first_missing, 2u);
+    EXPECT_EQ(r.gaps[0].missing, 2u);
+    EXPECT_TRUE(r.gaps[0].after_sync);
+    EXPECT_EQ(r.gaps[0].skipped_bytes, 3 + kCountPacketSize);
+    EXPECT_EQ(d.stats().corruptions, 1u); // the truncated packet
+    expect_all_bytes_accounted(d.stats(), d.position());
+}
+
+TEST(EtmDecoder, DiscontinuityBreaksAZeroRun) {
+    // Six zeros, a hole, six zeros and 0x80 is not an A-Sync.
+    Recorder r;
+    EtmDecoder d(&r);
+    const Bytes zeros(6, 0x00);
+    d.feed(zeros);
+    d.discontinuity();
+    Bytes tail(6, 0x00);
+    tail.push_back(0x80);
+    d.feed(tail);
+    d.finish();
+    EXPECT_EQ(d.stats().syncs, 0u);
+    EXPECT_EQ(d.stats().skipped_bytes, 13u);
+}
+
+TEST(EtmDecoder, FinishReportsTruncatedPacketAndTrailingBytes) {
+    const Bytes b = stream(0, 3);
+    EtmDecoder d;
+    Recorder r = decode(Bytes(b.begin(), b.end() - 3), 0, &d);
+    EXPECT_EQ(r.counts, (std::vector<uint64_t>{0, 1}));
+    EXPECT_EQ(r.events.back(), "skipped@30+5");
+    EXPECT_NE(std::find(r.events.begin(), r.events.end(), "corrupt@30:truncated packet"),
+              r.events.end());
+    expect_all_bytes_accounted(d.stats(), b.size() - 3);
+}
+
+// Every single-byte corruption of a stream, with several replacement values: the decoder
+// never loses track of a byte and always recovers by the next A-Sync.
+TEST(EtmDecoder, EverySingleByteCorruptionIsAccountedFor) {
+    const uint32_t period = 3;
+    const Bytes clean = stream(0, 12, period);
+    const uint8_t values[] = {0x00, 0x01, 0x02, 0x7f, 0x80, 0xff};
+    for (size_t at = 0; at < clean.size(); ++at) {
+        for (uint8_t v : values) {
+            for (int flip = 0; flip < 2; ++flip) {
+                Bytes b = clean;
+                b[at] = flip ? static_cast<uint8_t>(b[at] ^ (1u << (v % 8))) : v;
+                if (b == clean) continue;
+                EtmDecoder d;
+                const Recorder r = decode(b, 5, &d);
+                expect_all_bytes_accounted(d.stats(), b.size());
+                // Whatever happened, the last A-Sync period decodes: 12 counts, syncs before
+                // 3, 6, 9, so counts 10 and 11 are at least two bytes past any corruption
+                // before the last A-Sync.
+                const size_t last_sync = kStartSize + 9 * kCountPacketSize + 3 * kStartSize;
+                if (at < last_sync - kStartSize) {
+                    ASSERT_GE(r.counts.size(), 3u) << at << " " << int(v);
+                    EXPECT_EQ(r.counts.back(), 11u) << at << " " << int(v);
+                }
+            }
+        }
+    }
+}
+
+TEST(EtmDecoder, RandomGarbageNeverBreaksTheAccounting) {
+    std::mt19937_64 rng(11);
+    for (int round = 0; round < 200; ++round) {
+        Bytes b(rng() % 300);
+        for (auto& x : b) {
+            const uint64_t r = rng() % 8;
+            x = r < 3 ? 0x00 : r < 4 ? 0x80 : static_cast<uint8_t>(rng());
+        }
+        if (round % 3 == 0) {
+            const Bytes s = stream(rng() % 1000, rng() % 20, 2);
+            b.insert(b.begin() + static_cast<long>(rng() % (b.size() + 1)), s.begin(), s.end());
+        }
+        EtmDecoder d;
+        decode(b, 1 + rng() % 17, &d);
+        expect_all_bytes_accounted(d.stats(), b.size());
+    }
+}
+
+// Benchmark-style: reports throughput, asserts only the results.
+TEST(EtmDecoder, HundredMegabytes) {
+    const uint64_t n = (100u << 20) / kCountPacketSize;
+    Bytes b;
+    b.reserve(n * kCountPacketSize + (n / 500 + 1) * kStartSize + kStartSize);
+    EtmEncoder enc(1, 500);
+    const auto t0 = std::chrono::steady_clock::now();
+    enc.start(b);
+    enc.emit(0, n, b);
+    const auto t1 = std::chrono::steady_clock::now();
+    EtmDecoder d;
+    d.feed(b);
+    d.finish();
+    const auto t2 = std::chrono::steady_clock::now();
+    EXPECT_EQ(d.stats().counts, n);
+    EXPECT_EQ(d.stats().gaps, 0u);
+    EXPECT_EQ(d.stats().last_count, n - 1);
+    const double mb = static_cast<double>(b.size()) / (1 << 20);
+    std::printf("[ bench    ] encode %.0f MB/s, decode %.0f MB/s (%.0f MB)\n",
+                mb / std::chrono::duration<double>(t1 - t0).count(),
+                mb / std::chrono::duration<double>(t2 - t1).count(), mb);
+}
