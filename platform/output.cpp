@@ -123,7 +123,11 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
         << t.records_overwritten;
     if (t.records_corrupted + t.records_missing)
         out << " + corrupted " << t.records_corrupted << " + missing " << t.records_missing;
+    if (t.records_skipped) out << " + skipped " << t.records_skipped;
     out << " records\n";
+    if (t.records_skipped)
+        out << "ringsim: the tool stepped over " << t.records_skipped
+            << " records without reading them (perf_mmap__read_done or a keep-up failure, C3)\n";
     if (t.records_duplicated)
         out << "ringsim: perf_mmap__push copied " << t.records_duplicated
             << " records twice: data_head moved between its two reads (C4)\n";

@@ -23,6 +23,9 @@ const std::vector<StatDef>& buffer_stat_defs() {
         {"records.duplicated", "records", "records perf_mmap__push copied a second time, intact: "
          "data_head moved between its two reads (C4); not counted in records.delivered",
          &S::records_duplicated},
+        {"records.skipped", "records", "records the tool stepped over without reading: "
+         "libperf's perf_mmap__read_done moves prev to a data_head read taken after the last "
+         "event, and a keep-up failure drops everything unread (C3)", &S::records_skipped},
         {"records.nested", "records", "records reserved while another writer of the same "
          "buffer was between begin and end (nest > 1, R3)", &S::records_nested},
         {"lost_records", "records", "PERF_RECORD_LOST records delivered: perf's \"lost N "
@@ -74,7 +77,7 @@ const std::vector<StatDef>& buffer_stat_defs() {
          "that never re-reads (libperf), or re-read by any reader with changed bytes",
          &S::violations_duplicated},
         {"violations.accounting", "violations", "buffers where produced != delivered + lost "
-         "+ unread + overwritten + corrupted + missing, or LOST reports do not add up", &S::violations_accounting},
+         "+ unread + overwritten + corrupted + missing + skipped, or LOST reports do not add up", &S::violations_accounting},
     };
     return defs;
 }

@@ -33,6 +33,7 @@ struct BufferStats {
     uint64_t records_corrupted = 0;
     uint64_t records_missing = 0;
     uint64_t records_duplicated = 0;
+    uint64_t records_skipped = 0;
     uint64_t lost_records = 0;
     uint64_t lost_reported = 0;
     uint64_t lost_unreported = 0;

@@ -165,10 +165,7 @@ bool PerfConsumer::push(unsigned idx) {
     ++m.stats->consumer_passes;
     if (end - start > m.data_size) {
         // "failed to keep up with mmap data" (C3): everything unread is dropped.
-        ++m.stats->consumer_keep_up_failures;
-        ++m_keep_up_failures;
-        s.prev = end;
-        if (!m.overwrite) write_tail(idx, end);
+        keep_up_failure(idx, end);
         return false;
     }
     const uint64_t n = end - start;
@@ -190,10 +187,7 @@ bool PerfConsumer::read_events(unsigned idx) {
     if (end - start < m_p.mmap_flush) return false;
     ++m.stats->consumer_passes;
     if (end - start > m.data_size) {
-        ++m.stats->consumer_keep_up_failures;
-        ++m_keep_up_failures;
-        s.prev = end;
-        if (!m.overwrite) write_tail(idx, end);
+        keep_up_failure(idx, end);
         return false;
     }
     bool any = false;
@@ -213,7 +207,23 @@ bool PerfConsumer::read_events(unsigned idx) {
         deliver(copy);
         any = true;
     }
+    // perf_mmap__read_done: prev = data_head, read again after the last event. Records
+    // published in between are stepped over (their space is released at the next consume).
+    const uint64_t head = read_head(idx);
+    if (head != s.prev) m_observer.on_skipped(idx, s.prev, head);
+    s.prev = head;
     return any;
+}
+
+void PerfConsumer::keep_up_failure(unsigned idx, uint64_t head) {
+    // "failed to keep up with mmap data" (C3): everything unread is dropped.
+    const ConsumerMmap& m = m_mmaps[idx];
+    MmapState& s = m_state[idx];
+    ++m.stats->consumer_keep_up_failures;
+    ++m_keep_up_failures;
+    m_observer.on_skipped(idx, s.prev, head);
+    s.prev = head;
+    if (!m.overwrite) write_tail(idx, head);
 }
 
 // overwrite_rb_find_range (tools/lib/perf/mmap.c): walk headers from the newest record

@@ -42,6 +42,8 @@ public:
     virtual ~ConsumerObserver() = default;
     virtual void on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
                            const std::vector<CopySource>& sources) = 0;
+    // The tool moved its read position from `from` to `to` without reading what is between.
+    virtual void on_skipped(unsigned idx, uint64_t from, uint64_t to) = 0;
 };
 
 struct ConsumerMmap {
@@ -114,6 +116,7 @@ private:
     Copy issue_copy(unsigned idx, uint64_t pos, uint64_t n);
     void deliver(const Copy& c);
     uint64_t read_head(unsigned idx);
+    void keep_up_failure(unsigned idx, uint64_t head);
     Picos cost(uint64_t bytes) const;
     void write_tail(unsigned idx, uint64_t tail);
     void set_paused(bool paused);

@@ -83,14 +83,18 @@ class AllBarriersOn : public ::testing::TestWithParam<std::tuple<const char*, co
 
 TEST_P(AllBarriersOn, NeverViolates) {
     const auto [scenario, model] = GetParam();
-    for (const char* policy : {"random", "adversarial"}) {
-        const std::string json = ::testing::TempDir() + "/safe-" + scenario + model + policy;
-        const auto r = run_json(std::string("explore ") + kSource + "/scenarios/" + scenario +
-                                    ".json --runs 20 --jobs 2 --set memory.model=" + model +
-                                    " --set memory.timing.policy=" + policy,
-                                json);
-        EXPECT_EQ(r.at("failed_runs").get<int>(), 0) << scenario << " " << model << " " << policy;
-    }
+    for (const char* reader : {"push", "libperf"})
+        for (const char* policy : {"random", "adversarial"}) {
+            const std::string json =
+                ::testing::TempDir() + "/safe-" + scenario + model + reader + policy;
+            const auto r = run_json(std::string("explore ") + kSource + "/scenarios/" +
+                                        scenario + ".json --runs 20 --jobs 2 --set memory.model=" +
+                                        model + " --set memory.timing.policy=" + policy +
+                                        " --set consumer.reader=" + reader,
+                                    json);
+            EXPECT_EQ(r.at("failed_runs").get<int>(), 0)
+                << scenario << " " << model << " " << reader << " " << policy;
+        }
 }
 
 INSTANTIATE_TEST_SUITE_P(Curated, AllBarriersOn,
