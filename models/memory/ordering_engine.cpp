@@ -92,7 +92,7 @@ LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n
     Agent& a = m_agents.at(agent);
     const Picos lo = now > a.bounds.load_early_max ? now - a.bounds.load_early_max : 0;
     Picos p = pick(now, lo, now + a.bounds.load_late_max);
-    p = std::max({p, a.floor_all, a.floor_load, a.next_floor});
+    p = std::max({p, a.floor_all, a.next_floor});
     a.next_floor = 0;
     switch (m_model) {
     case MemoryModel::sc: p = now; break;

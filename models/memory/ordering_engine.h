@@ -111,7 +111,6 @@ private:
         Picos max_store = 0;    // ... of any earlier store
         Picos floor_all = 0;    // every later operation performs at or after this
         Picos floor_store = 0;  // every later store performs at or after this
-        Picos floor_load = 0;   // every later load performs at or after this
         Picos last_release = 0; // arm: an acquire after a release performs after it
         Picos next_floor = 0;   // a dependency: the next access performs after this
         std::deque<RecentOp> recent;
