@@ -58,6 +58,20 @@ unsigned OrderingEngine::add_agent(const std::string& name, const TimingBounds& 
     return unsigned(m_agents.size() - 1);
 }
 
+OpRecord OrderingEngine::next_op(unsigned agent, OpKind kind, Addr addr, uint64_t n, Picos now,
+                                 Picos perform, Barrier label) {
+    OpRecord op;
+    op.seq = m_next_seq++;
+    op.agent = agent;
+    op.kind = kind;
+    op.addr = addr;
+    op.size = n;
+    op.issue = now;
+    op.perform = perform;
+    op.label = label;
+    return op;
+}
+
 Picos OrderingEngine::pick(Picos t, Picos lo, Picos hi) {
     switch (m_policy) {
     case TimingPolicy::none: return t;
@@ -106,15 +120,8 @@ LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n
     if (acquire && m_model == MemoryModel::arm) a.floor_all = std::max(a.floor_all, p);
     if (m_model != MemoryModel::sc) remember(a, addr, n, p, false, now);
 
-    OpRecord op;
-    op.seq = m_next_seq++;
-    op.agent = agent;
-    op.kind = acquire ? OpKind::load_acquire : OpKind::load;
-    op.addr = addr;
-    op.size = n;
-    op.issue = now;
-    op.perform = p;
-    op.label = label;
+    const OpRecord op = next_op(agent, acquire ? OpKind::load_acquire : OpKind::load, addr, n,
+                                now, p, label);
     PendingLoad& l = m_loads[op.seq];
     l.op = op;
     if (p <= now) resolve(l);
@@ -190,15 +197,8 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     a.max_store = std::max(a.max_store, p);
     if (release) a.last_release = std::max(a.last_release, p);
 
-    OpRecord op;
-    op.seq = m_next_seq++;
-    op.agent = agent;
-    op.kind = release ? OpKind::store_release : OpKind::store;
-    op.addr = addr;
-    op.size = n;
-    op.issue = now;
-    op.perform = p;
-    op.label = label;
+    OpRecord op = next_op(agent, release ? OpKind::store_release : OpKind::store, addr, n, now, p,
+                          label);
     op.value = first_word(src, n);
     if (m_observer) m_observer->on_op(op);
     m_store_records[op.seq % kStoreRecordsKept] = op;

@@ -117,6 +117,9 @@ private:
     };
 
     Picos pick(Picos t, Picos lo, Picos hi);
+    // A new operation's record, numbered in issue order.
+    OpRecord next_op(unsigned agent, OpKind kind, Addr addr, uint64_t n, Picos now, Picos perform,
+                     Barrier label);
     Picos same_bytes_floor(const Agent& a, Addr addr, uint64_t n, bool later_is_store) const;
     void remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now);
     void retire(Picos now);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/generated_doc.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -89,17 +91,7 @@ TEST(Params, ListingHasEveryKeyAligned) {
 }
 
 TEST(Params, ReferenceDocMatchesTheTable) {
-    const std::string path = std::string(RINGSIM_SOURCE_DIR) + "/docs/scenario-reference.md";
-    const std::string generated = params_markdown();
-    if (std::getenv("RINGSIM_UPDATE_DOCS") != nullptr) {
-        std::ofstream(path) << generated;
-        GTEST_SKIP() << "rewrote " << path;
-    }
-    std::ifstream in(path);
-    std::stringstream current;
-    current << in.rdbuf();
-    EXPECT_EQ(current.str(), generated)
-        << path << " is out of date: run the test with RINGSIM_UPDATE_DOCS=1 to regenerate it";
+    RINGSIM_EXPECT_GENERATED_DOC("docs/scenario-reference.md", params_markdown());
 }
 
 } // namespace

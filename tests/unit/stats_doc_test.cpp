@@ -5,23 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/generated_doc.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 TEST(Statistics, DocMatchesTheTable) {
-    const std::string path = std::string(RINGSIM_SOURCE_DIR) + "/docs/statistics.md";
-    const std::string generated = ringsim::platform::stat_defs_markdown();
-    if (std::getenv("RINGSIM_UPDATE_DOCS") != nullptr) {
-        std::ofstream(path) << generated;
-        GTEST_SKIP() << "rewrote " << path;
-    }
-    std::ifstream in(path);
-    std::stringstream current;
-    current << in.rdbuf();
-    EXPECT_EQ(current.str(), generated)
-        << path << " is out of date: run the test with RINGSIM_UPDATE_DOCS=1 to regenerate it";
+    RINGSIM_EXPECT_GENERATED_DOC("docs/statistics.md", ringsim::platform::stat_defs_markdown());
 }
 
 TEST(Statistics, PathsAreUniqueAndDocumented) {
