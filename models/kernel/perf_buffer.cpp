@@ -202,10 +202,12 @@ void PerfBuffer::output_end(Handle& h, MemoryPort& mem) {
         // An NMI that reserved after our read of rb->head: publish again for it.
         if (head != m_head) m_nest = 1;
     } while (head != m_head);
-    if (h.wakeup != m_wakeup) {
-        ++m_stats.wakeups;
-        if (m_wakeup_sink) m_wakeup_sink->perf_output_wakeup();
-    }
+    if (h.wakeup != m_wakeup) wakeup();
+}
+
+void PerfBuffer::wakeup() {
+    ++m_stats.wakeups;
+    if (m_wakeup_sink) m_wakeup_sink->perf_output_wakeup();
 }
 
 void PerfBuffer::count_sample_event() {

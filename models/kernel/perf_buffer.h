@@ -92,6 +92,9 @@ public:
     // perf_output_sample's wakeup_events accounting (R7), for PERF_RECORD_SAMPLE only.
     void count_sample_event();
 
+    // perf_output_wakeup for a caller outside the output path (perf_aux_output_end, A3).
+    void wakeup();
+
     // PERF_EVENT_IOC_PAUSE_OUTPUT (R9).
     void set_paused(bool paused);
     bool paused() const { return m_paused; }

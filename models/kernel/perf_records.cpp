@@ -53,6 +53,7 @@ constexpr uint64_t kTextBase = 0xffff800080000000ull;
 uint64_t lost_size(const RecordContext& c) { return kLostRecordSize + trailer(c); }
 uint64_t switch_size(const RecordContext& c) { return kSwitchRecordSize + trailer(c); }
 uint64_t comm_size(const RecordContext& c) { return kCommRecordSize + trailer(c); }
+uint64_t aux_size(const RecordContext& c) { return kAuxRecordSize + trailer(c); }
 
 void encode_sample(std::vector<uint8_t>& out, const RecordContext& c, uint64_t size,
                    uint64_t seq, uint64_t period) {
@@ -104,6 +105,20 @@ void encode_comm(std::vector<uint8_t>& out, const RecordContext& c, const char* 
     char name[16] = {};
     std::strncpy(name, comm, sizeof name - 1);
     w.put(name, sizeof name);
+    put_sample_id(w, c);
+}
+
+} // namespace ringsim::models::perf
+
+namespace ringsim::models::perf {
+
+void encode_aux(std::vector<uint8_t>& out, const RecordContext& c, uint64_t aux_offset,
+                uint64_t size, uint64_t flags) {
+    Writer w(out);
+    w.header(PERF_RECORD_AUX, 0, aux_size(c));
+    w.u64(aux_offset);
+    w.u64(size);
+    w.u64(flags);
     put_sample_id(w, c);
 }
 

@@ -27,10 +27,14 @@ void encode_sample(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t
 void encode_lost(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t lost);
 void encode_switch(std::vector<uint8_t>& out, const RecordContext& ctx, bool switch_out);
 void encode_comm(std::vector<uint8_t>& out, const RecordContext& ctx, const char* comm);
+// PERF_RECORD_AUX {aux_offset, aux_size, flags} (perf_event_aux_event, A3).
+void encode_aux(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t aux_offset,
+                uint64_t aux_size, uint64_t flags);
 
 // Sizes of the same records without building them (the size perf_prepare_header computes).
 uint64_t lost_size(const RecordContext& ctx);
 uint64_t switch_size(const RecordContext& ctx);
 uint64_t comm_size(const RecordContext& ctx);
+uint64_t aux_size(const RecordContext& ctx);
 
 } // namespace ringsim::models::perf
