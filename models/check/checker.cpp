@@ -54,6 +54,7 @@ struct Checker::Stream : RecordObserver {
     uint64_t next_pos = 0;            // where the carried bytes continue
     std::vector<uint8_t> carry;       // a record split across two copies
     std::vector<CopySource> carry_src;
+    CopyContext ctx;                  // the protocol operations of the latest copy
 
     explicit Stream(CheckedBuffer b) : buf(std::move(b)), ledger(buf.data_size, buf.backward) {}
 
@@ -117,8 +118,9 @@ std::string Checker::describe_store(uint64_t seq) const {
 }
 
 void Checker::on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
-                        const std::vector<CopySource>& sources) {
+                        const std::vector<CopySource>& sources, const CopyContext& ctx) {
     Stream& s = *m_streams.at(idx);
+    s.ctx = ctx;
     if (!s.carry.empty() && pos != s.next_pos) {
         add(s, {"", "corrupt", s.next_pos - s.carry.size(), 0, "",
                 "the consumer stopped copying in the middle of a record", ""});
@@ -299,7 +301,11 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
       << " has 0x" << want << std::dec << ".\n";
 
     std::vector<std::string> why, fix;
+    const CopyContext& c = s.ctx;
     if (older) {
+        o << "The consumer trusted data_head = " << c.head_value << " from its load #"
+          << c.head_load_seq << " (performed at " << ns(c.head_load_perform) << "), which read "
+          << describe_store(c.head_store_seq) << ".\n";
         o << "So the record's bytes were not yet visible when the consumer read them, although "
              "the data_head it had read already covered the record (message passing).\n";
         if (off(b.b)) {
@@ -323,6 +329,9 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         if (e.overwritten_by)
             o << "The record was overwritten by " << describe_store(e.overwritten_by)
               << ", stored at " << ns(e.overwritten_at_ps) << ".\n";
+        if (c.tail_store_seq)
+            o << "The consumer's data_tail store was " << describe_store(c.tail_store_seq)
+              << ".\n";
         if (off(b.a)) {
             why.push_back("A");
             o << "(A) is off: the producer's record stores may perform before its data_tail "

@@ -56,7 +56,7 @@ public:
     RecordObserver& producer_side(unsigned idx);
 
     void on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
-                   const std::vector<CopySource>& sources) override;
+                   const std::vector<CopySource>& sources, const CopyContext& ctx) override;
     void on_skipped(unsigned idx, uint64_t from, uint64_t to) override;
 
     // Closes the books at the end of the run: unread records, the accounting identity.

@@ -30,16 +30,20 @@ uint64_t PerfConsumer::read_head(unsigned idx) {
     const Addr data_head = m_mmaps[idx].user_page + perf::kOffDataHead;
     // (C): the record loads that follow perform after this data_head load.
     // Pairs with (B), the kernel's smp_wmb in perf_output_put_handle.
-    switch (m_p.c) {
-    case BarrierKind::acquire: return m_mem.load_acquire(data_head, 8, Barrier::C);
-    case BarrierKind::rmb:
-    case BarrierKind::mb: {
-        const uint64_t head = m_mem.load(data_head, 8);
-        m_mem.fence(m_p.c == BarrierKind::rmb ? Fence::rmb : Fence::mb, Barrier::C);
-        return head;
-    }
-    default: return m_mem.load(data_head, 8); // (C) switched off
-    }
+    const bool acquire = m_p.c == BarrierKind::acquire;
+    const LoadTicket t = m_mem.issue_load(data_head, 8, acquire, Barrier::C);
+    uint64_t head = 0;
+    std::vector<ByteSource> src;
+    m_mem.read(t, reinterpret_cast<uint8_t*>(&head), &src);
+    if (m_p.c == BarrierKind::rmb) m_mem.fence(Fence::rmb, Barrier::C);
+    if (m_p.c == BarrierKind::mb) m_mem.fence(Fence::mb, Barrier::C);
+    // (C) switched off: a plain load, nothing after it.
+    CopyContext& last = m_state[idx].last;
+    last.head_value = head;
+    last.head_load_seq = t.seq;
+    last.head_load_perform = t.perform;
+    last.head_store_seq = src.empty() ? 0 : src.front().store_seq;
+    return head;
 }
 
 // ring_buffer_write_tail (C2): smp_store_release.
@@ -49,19 +53,20 @@ void PerfConsumer::write_tail(unsigned idx, uint64_t tail) {
     // reuse the space. Pairs with (A), the kernel's control dependency on data_tail in
     // __perf_output_begin.
     switch (m_p.d) {
-    case BarrierKind::release: m_mem.store_release(data_tail, tail, 8, Barrier::D); return;
     case BarrierKind::mb: m_mem.fence(Fence::mb, Barrier::D); break;
     case BarrierKind::rmb: m_mem.fence(Fence::rmb, Barrier::D); break;
     case BarrierKind::wmb: m_mem.fence(Fence::wmb, Barrier::D); break;
-    default: break; // (D) switched off
+    default: break; // release is the store itself; none: (D) switched off
     }
-    m_mem.store(data_tail, tail, 8);
+    const bool release = m_p.d == BarrierKind::release;
+    m_state[idx].last.tail_store_seq = m_mem.store_bytes(
+        data_tail, reinterpret_cast<const uint8_t*>(&tail), 8, release, Barrier::D);
 }
 
 PerfConsumer::Copy PerfConsumer::issue_copy(unsigned idx, uint64_t pos, uint64_t n) {
     const ConsumerMmap& m = m_mmaps[idx];
     const uint64_t mask = m.data_size - 1;
-    Copy c{idx, pos, n, {}, {}};
+    Copy c{idx, pos, n, {}, {}, m_state[idx].last};
     // A record or chunk crossing the buffer end is two copies (perf's bounce buffer).
     const uint64_t first = std::min(n, m.data_size - (pos & mask));
     c.first = m_mem.issue_load(m.data + (pos & mask), first, false, Barrier::none);
@@ -83,7 +88,9 @@ void PerfConsumer::deliver(const Copy& c) {
                                t->perform});
         base += t->size;
     }
-    m_observer.on_copied(c.idx, c.pos, m_buf.data(), c.n, sources);
+    CopyContext ctx = c.ctx;
+    ctx.tail_store_seq = m_state[c.idx].last.tail_store_seq; // stored after the copy issued
+    m_observer.on_copied(c.idx, c.pos, m_buf.data(), c.n, sources, ctx);
 }
 
 void PerfConsumer::consumer_thread() {

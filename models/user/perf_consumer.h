@@ -35,13 +35,23 @@ struct CopySource {
     Picos load_perform = 0;
 };
 
+// The protocol operations behind a copy: the data_head load that made the consumer copy,
+// and its latest data_tail store when it delivered (for the checker's explanations).
+struct CopyContext {
+    uint64_t head_value = 0;
+    uint64_t head_load_seq = 0;
+    Picos head_load_perform = 0;
+    uint64_t head_store_seq = 0;  // the kernel's data_head store the load read (0: unknown)
+    uint64_t tail_store_seq = 0;  // the consumer's latest data_tail store (0: none yet)
+};
+
 // What the consumer copied out: contiguous bytes at free-running position `pos` of mmap
 // `idx`, with where they came from.
 class ConsumerObserver {
 public:
     virtual ~ConsumerObserver() = default;
     virtual void on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
-                           const std::vector<CopySource>& sources) = 0;
+                           const std::vector<CopySource>& sources, const CopyContext& ctx) = 0;
     // The tool moved its read position from `from` to `to` without reading what is between.
     virtual void on_skipped(unsigned idx, uint64_t from, uint64_t to) = 0;
 };
@@ -95,6 +105,7 @@ public:
 private:
     struct MmapState {
         uint64_t prev = 0;
+        CopyContext last; // the latest data_head load and data_tail store
     };
 
     void consumer_thread();
@@ -112,6 +123,7 @@ private:
         uint64_t pos = 0;
         uint64_t n = 0;
         LoadTicket first, second; // two loads when the range wraps
+        CopyContext ctx;          // the data_head load this copy trusted
     };
     Copy issue_copy(unsigned idx, uint64_t pos, uint64_t n);
     void deliver(const Copy& c);
