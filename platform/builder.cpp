@@ -68,6 +68,7 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
     }
     build_buffers();
     build_writers();
+    m_writers_running = m_writers.size();
     build_consumer();
 }
 
@@ -200,7 +201,6 @@ void Platform::build_consumer() {
     p.poll_timeout = m_sc.poll_timeout_ps;
     p.mmap_flush = m_sc.mmap_flush;
     p.snapshot_every = m_sc.snapshot_every_ps;
-    m_writers_running = m_writers.size();
     for (const auto& w : m_sc.pauses) p.pauses.push_back({w.at_ps, w.length_ps});
     p.c = m_sc.data_barriers.c;
     p.d = m_sc.data_barriers.d;

@@ -183,7 +183,7 @@ void Checker::on_skipped(unsigned idx, uint64_t from, uint64_t to) {
     s.carry_src.clear();
 }
 
-uint64_t Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
+void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
                          const std::vector<CopySource>& src, uint64_t src_base) {
     BufferStats& st = *s.buf.stats;
     const bool in_order = !s.buf.backward;
@@ -193,29 +193,29 @@ uint64_t Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t 
             if (again->retired) {
                 // Overwrite mode: the tool copied a record that a newer one was landing on.
                 ++st.consumer_overwrite_races;
-                return n;
+                return;
             }
             if (again->bytes.size() == n && std::memcmp(again->bytes.data(), data, n) == 0) {
                 if (s.buf.push_reader) {
                     // perf_mmap__push copies up to its second data_head read but consumes
                     // only up to its first (C4): the next pass copies the difference again.
                     ++st.records_duplicated;
-                    return n;
+                    return;
                 }
                 o << "the record at " << pos << " was delivered a second time by a reader "
                   << "that never re-reads";
                 add(s, {"", "duplicated", pos, 0, "", o.str(), ""});
-                return n;
+                return;
             }
             const LedgerEntry copy = *again;
             mismatch(s, copy, data, src, src_base);
-            return n;
+            return;
         }
         o << "no record was stored at " << pos << ", yet the consumer parsed a "
           << perf::record_type_name(perf::parse_header(data, n)->type) << " of " << n
           << " bytes there";
         add(s, {"", "corrupt", pos, 0, "", o.str(), ""});
-        return 0;
+        return;
     }
     if (in_order && !s.buf.overwrite) {
         // Forward, tail-honouring buffers are read in production order: anything older
@@ -242,13 +242,12 @@ uint64_t Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t 
             st.bytes_delivered += n;
         }
         s.ledger.keep_delivered(std::move(entry));
-        return n;
+        return;
     }
     if (entry.is_lost_record()) st.lost_unreported += entry.lost;
     else ++st.records_corrupted;
     mismatch(s, entry, data, src, src_base);
     s.ledger.keep_delivered(std::move(entry)); // a second copy (C4) is checked against it
-    return n;
 }
 
 void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,

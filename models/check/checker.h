@@ -67,9 +67,8 @@ public:
 
 private:
     struct Stream;
-    // Verifies the record at `pos`; returns its true size (to stay aligned after a bad
-    // record), or 0 when no record was stored there.
-    uint64_t verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
+    // Verifies the record of `n` bytes the consumer copied at `pos`.
+    void verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
                     const std::vector<CopySource>& src, uint64_t src_base);
     void mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
                   const std::vector<CopySource>& src, uint64_t src_base);

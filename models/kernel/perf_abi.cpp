@@ -26,12 +26,6 @@ std::optional<uint64_t> sample_bit(const std::string& name) {
     return std::nullopt;
 }
 
-std::vector<std::string> sample_bit_names() {
-    std::vector<std::string> names;
-    for (const auto& entry : kSampleBits) names.emplace_back(entry.first);
-    return names;
-}
-
 uint64_t id_header_size(uint64_t sample_type) {
     return 8 * std::bitset<64>(sample_type & kIdBits).count();
 }

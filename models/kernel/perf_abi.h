@@ -39,7 +39,6 @@ constexpr uint64_t circ_space(uint64_t head, uint64_t tail, uint64_t size) {
 // PERF_SAMPLE_* bits by their lower-case name without prefix ("ip", "tid", ...), for the
 // subset ringsim's sample writer produces. Empty optional for an unknown name.
 std::optional<uint64_t> sample_bit(const std::string& name);
-std::vector<std::string> sample_bit_names();
 
 // id_header_size: the sample_id trailer appended to non-sample records when sample_id_all
 // is set, 8 bytes per present field (__perf_event__output_id_sample, KERNEL-SEMANTICS §2).

@@ -97,7 +97,6 @@ public:
 
     // PERF_EVENT_IOC_PAUSE_OUTPUT (R9).
     void set_paused(bool paused);
-    bool paused() const { return m_paused; }
 
     const PerfBufferParams& params() const { return m_params; }
     uint64_t data_size() const { return m_params.nr_pages * m_params.page_size; }

@@ -48,8 +48,6 @@ public:
     RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params,
                  std::function<WriteTarget()> where, std::function<void()> on_done = {});
 
-    uint64_t records_attempted() const { return m_seq; }
-
 private:
     void writer_thread();
     void write_one(const WriteTarget& t);

@@ -19,8 +19,6 @@ public:
     void write(Addr addr, const uint8_t* src, uint64_t n);
     uint64_t read_u64(Addr addr) const;
 
-    uint64_t bytes_allocated() const { return m_next - kBase; }
-
 private:
     struct Region {
         std::string name;

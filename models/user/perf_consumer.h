@@ -99,8 +99,6 @@ public:
 
     uint64_t polls() const { return m_polls; }
     uint64_t keep_up_warnings() const { return m_keep_up_failures; }
-    // The consumer's private read position (md->prev) of each mmap.
-    uint64_t prev(unsigned idx) const { return m_state[idx].prev; }
 
 private:
     struct MmapState {
