@@ -1,5 +1,5 @@
-// The TMC-ETR's circular-buffer state computed on read: a fluid FIFO queue between a
-// piecewise-constant input rate and the memory write bandwidth. See etr_hw.h.
+// The TMC-ETR's circular-buffer state computed on read: a FIFO between batches of arriving
+// frames and the memory write bandwidth, netted per interval between arrivals. See etr_hw.h.
 #include "models/coresight/etr_hw.h"
 
 #include "models/coresight/etr_sg_table.h"
@@ -14,8 +14,9 @@ namespace ringsim::models::coresight {
 namespace {
 
 constexpr uint64_t kUnitsPerByte = kPicosPerSecond; // r bytes/s moves r units each ps
+constexpr uint64_t kUnitsPerFrame = kFrameSize * kUnitsPerByte;
 
-// Whole bytes/s, rounded to nearest; negative, NaN and infinite rates carry nothing.
+// Whole bytes/s, rounded to nearest; negative, NaN and infinite rates are none.
 uint64_t whole_rate(double bytes_per_second) {
     if (!std::isfinite(bytes_per_second) || bytes_per_second <= 0) return 0;
     if (bytes_per_second >= 1.8e19) return 0; // beyond uint64: refuse rather than wrap
@@ -24,9 +25,6 @@ uint64_t whole_rate(double bytes_per_second) {
 
 uint64_t frames_floor(uint64_t bytes) {
     return bytes / kFrameSize * kFrameSize;
-}
-uint64_t frames_ceil(uint64_t bytes) {
-    return (bytes + kFrameSize - 1) / kFrameSize * kFrameSize;
 }
 
 } // namespace
@@ -41,87 +39,93 @@ std::optional<EtrHw> EtrHw::create(EtrHwConfig config) {
 }
 
 EtrHw::EtrHw(EtrHwConfig config, uint64_t bandwidth)
-    : config_(std::move(config)), bandwidth_(bandwidth) {}
+    : config_(std::move(config)), bandwidth_(bandwidth),
+      fifo_room_(frames_floor(config_.fifo_bytes)) {}
 
-EtrHw::Segment EtrHw::advance(const Segment& s, Picos t) const {
-    Segment out = s;
-    out.start = t;
-    const Units dt = t - s.start;
-    const Units cap = static_cast<Units>(config_.fifo_bytes) * kUnitsPerByte;
-    if (s.rate > bandwidth_) {
-        // Memory runs flat out; the surplus fills the FIFO, then overflows.
-        const Units queued = s.fifo + (s.rate - bandwidth_) * dt;
-        out.fifo = std::min(queued, cap);
-        out.overflow += queued - out.fifo;
-        out.written += bandwidth_ * dt;
+EtrHw::State EtrHw::drain(const State& s, Picos t, uint64_t bytes) const {
+    State out = s;
+    out.at = t;
+    const Units capacity = static_cast<Units>(bandwidth_) * (t - s.at) + s.credit;
+    const uint64_t queued = s.level + bytes;
+    uint64_t drained = 0;
+    if (capacity >= static_cast<Units>(queued) * kUnitsPerByte) {
+        // The FIFO ran dry: the rest of the capacity went unused and is not saved.
+        drained = queued;
+        out.credit = 0;
     } else {
-        // Memory takes the input and drains the FIFO with the spare bandwidth.
-        const Units drain = (bandwidth_ - s.rate) * dt;
-        out.fifo = s.fifo > drain ? s.fifo - drain : 0;
-        out.written += s.rate * dt + (s.fifo - out.fifo);
+        // Busy all along: whole frames written, the part of one carried to the next interval.
+        drained = static_cast<uint64_t>(capacity / kUnitsPerFrame) * kFrameSize;
+        out.credit = static_cast<uint64_t>(capacity - static_cast<Units>(drained) * kUnitsPerByte);
+    }
+    out.written += drained;
+    out.level = queued - drained;
+    if (out.level > fifo_room_) { // both whole frames, so is the overflow
+        out.overflow += out.level - fifo_room_;
+        out.level = fifo_room_;
     }
     return out;
 }
 
-EtrHw::Segment EtrHw::state_at(Picos t) const {
-    if (segments_.empty() || t < segments_.front().start) return Segment{t};
-    // The last segment starting at or before t.
-    auto it = std::upper_bound(segments_.begin(), segments_.end(), t,
-                               [](Picos v, const Segment& s) { return v < s.start; });
-    return advance(*std::prev(it), t);
+EtrHw::State EtrHw::state_at(Picos t) const {
+    if (states_.empty() || t < states_.front().at) return State{t};
+    if (t >= states_.back().at) return drain(states_.back(), t, 0);
+    // Between arrivals: the state at the last one at or before t.
+    auto it = std::upper_bound(states_.begin(), states_.end(), t,
+                               [](Picos v, const State& s) { return v < s.at; });
+    return *std::prev(it);
 }
 
-bool EtrHw::set_input(Picos t, double bytes_per_second) {
-    if (!accepts(t)) return false;
-    last_change_ = t;
-    input_rate_ = whole_rate(bytes_per_second);
-    if (!capturing_ || stopped_) return true; // remembered for the next enable
-    Segment next = advance(segments_.back(), t);
-    next.rate = input_rate_;
-    if (segments_.back().start == t)
-        segments_.back() = next;
+void EtrHw::record(const State& s) {
+    last_change_ = s.at;
+    if (!states_.empty() && states_.back().at == s.at)
+        states_.back() = s;
     else
-        segments_.push_back(next);
-    return true;
+        states_.push_back(s);
+}
+
+uint64_t EtrHw::arrive(Picos t, uint64_t bytes) {
+    if (!capturing_ || stopped_ || !accepts(t) || bytes % kFrameSize != 0) return 0;
+    const State next = drain(states_.back(), t, bytes);
+    const uint64_t lost = next.overflow - states_.back().overflow;
+    record(next);
+    arrived_ += bytes;
+    return bytes - lost;
 }
 
 bool EtrHw::enable(Picos t) {
     if (!accepts(t)) return false;
-    last_change_ = t;
     capturing_ = true;
     stopped_ = false;
     ready_at_ = 0;
-    final_bytes_ = 0;
     memerr_ = false;
-    segments_.assign(1, Segment{t, input_rate_});
+    arrived_ = 0;
+    states_.clear();
+    record(State{t});
     return true;
 }
 
 std::optional<Picos> EtrHw::flush_and_stop(Picos t, Picos flush_latency) {
     if (!capturing_ || stopped_ || !accepts(t)) return std::nullopt;
-    const uint64_t rate = input_rate_;
-    set_input(t, 0);    // the sources are flushed: nothing more arrives after t
-    input_rate_ = rate; // ...but they keep their rate for the next enable
-    const Segment& s = segments_.back();
-    const Units drain_ps = (s.fifo + bandwidth_ - 1) / bandwidth_;
+    const State s = drain(states_.back(), t, 0); // nothing more arrives after t
+    record(s);
+    // Until the last queued frame is written; the credit is capacity already earned.
+    const Units need = static_cast<Units>(s.level) * kUnitsPerByte - s.credit;
+    const Units drain_ps = s.level == 0 ? 0 : (need + bandwidth_ - 1) / bandwidth_;
     ready_at_ = t + std::max<Picos>(flush_latency, static_cast<Picos>(drain_ps));
     stopped_ = true;
-    const Segment done = advance(s, ready_at_);
-    final_bytes_ = frames_ceil(static_cast<uint64_t>(done.written / kUnitsPerByte));
     return ready_at_;
 }
 
 uint64_t EtrHw::bytes_written(Picos t) const {
-    if (stopped_ && t >= ready_at_) return final_bytes_;
-    return frames_floor(static_cast<uint64_t>(state_at(t).written / kUnitsPerByte));
+    return state_at(t).written;
 }
 
 uint64_t EtrHw::overflow_bytes(Picos t) const {
-    return static_cast<uint64_t>(state_at(t).overflow / kUnitsPerByte);
+    return state_at(t).overflow;
 }
 
 uint64_t EtrHw::fifo_level(Picos t) const {
-    return static_cast<uint64_t>(state_at(t).fifo / kUnitsPerByte);
+    return state_at(t).level;
 }
 
 Addr EtrHw::offset_to_addr(uint64_t offset) const {

@@ -1,20 +1,30 @@
-// The TMC-ETR's register state in circular-buffer mode, computed on read from elapsed time
-// (the VCML sp804 "compute on read" pattern): nothing ticks; rwp(t), sts(t)... are pure
-// functions of the input-rate history since the last enable and of t. KERNEL-SEMANTICS E3-E5
-// (what __tmc_etr_enable_hw, tmc_flush_and_stop and tmc_sync_etr_buf see); CoreSight TMC TRM
-// (DDI 0461) "Circular Buffer mode", STS, RRP/RWP.
-// The model: formatted trace arrives at a piecewise-constant byte rate (set_input); the sink
-// writes it to memory at up to the memory write bandwidth; input above the bandwidth queues in
-// an internal FIFO of fifo_bytes and, once that is full, the excess is counted as overflow
-// (lost, as when ATB back-pressure makes the ETM overflow). Trace is a fluid in between:
-//  - amounts are exact integers in units of 1e-12 byte (so r bytes/s = r units per ps); rates
-//    are rounded to the nearest whole byte/s once, when given (negative or NaN -> 0);
-//  - a byte counts once its last unit has arrived (floor), and RWP only advances by whole
-//    16-byte frames (floor to kFrameSize): the formatter writes frames, never parts of one;
-//  - flush_and_stop(t, latency): input stops at t, the FIFO drains at the bandwidth, TMCReady
-//    rises at t + max(latency, drain time) (the flush handshake and the drain overlap); then
-//    the partial frame is completed (padded, see formatter.h) and counted, and a fractional
-//    byte left by the fluid model is dropped.
+// The TMC-ETR's register state in circular-buffer mode, computed on read (the VCML sp804
+// "compute on read" pattern): nothing ticks; rwp(t), sts(t)... are functions of the arrivals
+// since the last enable and of t. KERNEL-SEMANTICS E3-E5 (what __tmc_etr_enable_hw,
+// tmc_flush_and_stop and tmc_sync_etr_buf see); CoreSight TMC TRM (DDI 0461) "Circular Buffer
+// mode", STS, RRP/RWP.
+// The model: formatted trace reaches the sink in batches of whole 16-byte frames (arrive), each
+// spread evenly over the interval since the previous arrival (or the enable). The sink writes
+// to memory at up to the write bandwidth bw; what it cannot write yet queues in an internal
+// FIFO of floor(fifo_bytes / 16) frames, and what does not fit is lost (overflow, as when ATB
+// back-pressure makes the ETM overflow), the newest frames of the batch first.
+//  - Each interval is netted: drained = min(queued before + batch, capacity), the rest stays
+//    queued up to the FIFO size. With a constant input rate r inside the interval this is the
+//    fluid queue at the interval's end: for r > bw the level only rises (then sits at the FIFO
+//    size), so the memory runs flat out and the end level is the peak; for r <= bw the level
+//    only falls, so nothing overflows and the memory takes all it can. What the netting loses
+//    is the time within an interval: a burst inside it is smoothed.
+//  - Amounts are exact integers in units of 1e-12 byte, so bw bytes/s moves bw units each ps
+//    (bw is rounded to a whole byte/s once, at create). Memory writes whole frames only: the
+//    part of the capacity short of a frame is kept as credit for the next interval, so rounding
+//    neither loses nor invents bandwidth while the FIFO stays busy. When the FIFO ran dry the
+//    unused capacity is dropped with the credit: an idle memory port saves no bandwidth.
+//  - Reads at or after the latest arrival see the FIFO go on draining at bw (no new input until
+//    the next arrive); a read between two arrivals returns the state at the earlier one, which
+//    is exact at arrival instants only (registers are read at or after the latest arrival).
+//  - flush_and_stop(t, latency): the caller first delivers its last batch with arrive(t, ...);
+//    input stops at t, the FIFO drains at bw, and TMCReady rises at t + max(latency, drain
+//    time) (the flush handshake and the drain overlap), by when every queued frame is written.
 //  - Full: the write pointer wrapped at least once (bytes written >= buffer size). RRP is the
 //    start of valid data as the driver reads it: the base before the wrap, RWP after it.
 //  - enable(t) restarts at the buffer base with Full, MemErr and the counters clear (E3) and
@@ -35,7 +45,7 @@ namespace ringsim::models::coresight {
 struct EtrHwConfig {
     uint64_t buffer_bytes = 0;       // RSZ * 4: a non-zero multiple of kFrameSize
     double mem_bytes_per_second = 0; // memory write bandwidth: at least 1 byte/s
-    uint64_t fifo_bytes = 0;         // input queued above the bandwidth before overflow
+    uint64_t fifo_bytes = 0;         // queue above the bandwidth, in whole frames; 0 = none
     Addr dba = 0;                    // DBALO/HI: the flat buffer (ignored with sg_pages)
     std::vector<Addr> sg_pages;      // ETR_SG: the data pages in buffer order, or empty
 };
@@ -48,12 +58,15 @@ public:
     uint32_t rsz() const { return static_cast<uint32_t>(config_.buffer_bytes / 4); }
     uint64_t buffer_bytes() const { return config_.buffer_bytes; }
 
-    // The input byte rate from t on. False (ignored) when t is before the previous change.
-    bool set_input(Picos t, double bytes_per_second);
+    // `bytes` (whole frames) of formatted trace reached the sink spread evenly over (the
+    // previous arrival or the enable, t]. Returns the bytes accepted; the rest overflowed the
+    // FIFO and is lost. Ignored (returns 0) when not capturing, after flush_and_stop, when t is
+    // before the previous change, or when bytes is not a multiple of kFrameSize.
+    uint64_t arrive(Picos t, uint64_t bytes);
     // CTL.TraceCaptEn 0 -> 1 at t. False (ignored) when t is before the previous change.
     bool enable(Picos t);
-    // FFCR.StopOnFl + FlushMan at t; returns when STS.TMCReady rises. nullopt when capture
-    // is not running or t is before the previous change.
+    // FFCR.StopOnFl + FlushMan at t, after the last arrive(t, ...); returns when STS.TMCReady
+    // rises. nullopt when capture is not running or t is before the previous change.
     std::optional<Picos> flush_and_stop(Picos t, Picos flush_latency);
 
     void set_memerr(bool on) { memerr_ = on; }
@@ -63,8 +76,11 @@ public:
     uint64_t bytes_written(Picos t) const;
     // Input bytes lost because the FIFO was full.
     uint64_t overflow_bytes(Picos t) const;
-    // Bytes waiting in the FIFO.
+    // Bytes waiting in the FIFO (whole frames).
     uint64_t fifo_level(Picos t) const;
+    // Totals since the enable: arrived == written + queued + overflowed.
+    uint64_t bytes_arrived() const { return arrived_; }
+    uint64_t overflow_total() const { return states_.empty() ? 0 : states_.back().overflow; }
 
     uint64_t write_offset(Picos t) const { return bytes_written(t) % config_.buffer_bytes; }
     uint64_t read_offset(Picos t) const { return full(t) ? write_offset(t) : 0; }
@@ -79,30 +95,32 @@ private:
     // 1e-12 byte; bytes * 1e12 overflows 64 bits within seconds of trace.
     __extension__ typedef unsigned __int128 Units;
 
-    struct Segment {
-        Picos start = 0;
-        uint64_t rate = 0; // bytes/s == units/ps
-        Units fifo = 0;
-        Units written = 0;
-        Units overflow = 0;
+    // The state right after an arrival (or the enable, or the stop) at `at`.
+    struct State {
+        Picos at = 0;
+        uint64_t written = 0;  // bytes, whole frames
+        uint64_t level = 0;    // bytes queued in the FIFO, whole frames
+        uint64_t overflow = 0; // bytes lost
+        uint64_t credit = 0;   // units of drain capacity short of a frame (< 16e12)
     };
 
     explicit EtrHw(EtrHwConfig config, uint64_t bandwidth);
-    Segment state_at(Picos t) const;
-    Segment advance(const Segment& s, Picos t) const;
+    State state_at(Picos t) const;
+    State drain(const State& s, Picos t, uint64_t bytes) const;
+    void record(const State& s);
     Addr offset_to_addr(uint64_t offset) const;
     bool accepts(Picos t) const { return t >= last_change_; }
 
     EtrHwConfig config_;
-    uint64_t bandwidth_;      // bytes/s == units/ps
-    uint64_t input_rate_ = 0; // the latest set_input, kept across captures
+    uint64_t bandwidth_;   // bytes/s == units/ps
+    uint64_t fifo_room_;   // the FIFO size in whole frames, in bytes
     Picos last_change_ = 0;
     bool capturing_ = false; // enabled at least once (TraceCaptEn, until the stop)
     bool stopped_ = false;
     Picos ready_at_ = 0;
-    uint64_t final_bytes_ = 0; // bytes_written once TMCReady rose after the stop
     bool memerr_ = false;
-    std::vector<Segment> segments_; // the current capture, by start time
+    uint64_t arrived_ = 0;
+    std::vector<State> states_; // the current capture, one per arrival instant, by time
 };
 
 } // namespace ringsim::models::coresight
