@@ -1,0 +1,207 @@
+// An ETM's byte stream as sessions, regenerated on demand (see etm_stream.h for the layout).
+#include "models/coresight/etm_stream.h"
+
+#include "models/common/types.h"
+#include "models/coresight/etm_packets.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace ringsim::models::coresight {
+
+namespace {
+
+// put_count_packet, inlined here: read() writes megabytes of these.
+inline void put_packet(uint64_t c, uint8_t* p) {
+    p[0] = kHeaderTimestamp;
+    p[1] = static_cast<uint8_t>((c & 0x7f) | 0x80);
+    p[2] = static_cast<uint8_t>(((c >> 7) & 0x7f) | 0x80);
+    p[3] = static_cast<uint8_t>(((c >> 14) & 0x7f) | 0x80);
+    p[4] = static_cast<uint8_t>(((c >> 21) & 0x7f) | 0x80);
+    p[5] = static_cast<uint8_t>(((c >> 28) & 0x7f) | 0x80);
+    p[6] = static_cast<uint8_t>(((c >> 35) & 0x7f) | 0x80);
+    p[7] = static_cast<uint8_t>((c >> 42) & 0x7f);
+}
+
+struct StartBytes {
+    uint8_t b[kStartSize];
+    StartBytes() { put_start(b); }
+};
+const StartBytes kStart;
+
+} // namespace
+
+EtmStream::EtmStream(uint8_t trace_id, uint32_t sync_period_counts)
+    : trace_id_(trace_id), period_(sync_period_counts),
+      block_(sync_period_counts == 0
+                 ? 0
+                 : kStartSize + uint64_t{sync_period_counts} * kCountPacketSize) {}
+
+uint64_t EtmStream::next_count() const {
+    if (sessions_.empty()) return 0;
+    return sessions_.back().first_count + sessions_.back().counts;
+}
+
+uint64_t EtmStream::syncs_for(uint64_t counts) const {
+    if (period_ == 0 || counts == 0) return 0;
+    return (counts - 1) / period_;
+}
+
+void EtmStream::start(uint64_t first_count) {
+    if (first_count < next_count())
+        throw ModelError("EtmStream " + std::to_string(trace_id_) + ": start at count " +
+                         std::to_string(first_count) + " before next count " +
+                         std::to_string(next_count()));
+    running_ = false;
+    uint64_t before = 0;
+    if (!sessions_.empty())
+        before = sync_bytes_before_.back() + kStartSize * (1 + syncs_for(sessions_.back().counts));
+    sessions_.push_back(Session{size_, first_count, 0});
+    sync_bytes_before_.push_back(before);
+    size_ += kStartSize;
+    running_ = true;
+}
+
+void EtmStream::produce(uint64_t n) {
+    if (!running_)
+        throw ModelError("EtmStream " + std::to_string(trace_id_) + ": produce while stopped");
+    Session& s = sessions_.back();
+    size_ += n * kCountPacketSize + (syncs_for(s.counts + n) - syncs_for(s.counts)) * kStartSize;
+    s.counts += n;
+    counts_ += n;
+}
+
+size_t EtmStream::session_at(uint64_t off) const {
+    auto it = std::upper_bound(sessions_.begin(), sessions_.end(), off,
+                               [](uint64_t o, const Session& s) { return o < s.offset; });
+    return static_cast<size_t>(it - sessions_.begin()) - 1; // sessions_[0].offset == 0
+}
+
+uint64_t EtmStream::session_end(size_t s) const {
+    return s + 1 < sessions_.size() ? sessions_[s + 1].offset : size_;
+}
+
+uint64_t EtmStream::sync_prefix(uint64_t x) const {
+    if (period_ == 0) return std::min<uint64_t>(x, kStartSize);
+    return (x / block_) * kStartSize + std::min<uint64_t>(x % block_, kStartSize);
+}
+
+uint64_t EtmStream::sync_before(uint64_t off) const {
+    if (off == 0) return 0;
+    const size_t s = session_at(off - 1);
+    return sync_bytes_before_[s] + sync_prefix(off - sessions_[s].offset);
+}
+
+uint64_t EtmStream::packet_at_or_after(uint64_t x) const {
+    if (period_ == 0) return x < kStartSize ? 0 : (x - kStartSize) / kCountPacketSize;
+    const uint64_t b = x / block_, r = x % block_;
+    return b * period_ + (r < kStartSize ? 0 : (r - kStartSize) / kCountPacketSize);
+}
+
+uint64_t EtmStream::packets_through(uint64_t x) const {
+    if (period_ == 0) return x < kStartSize ? 0 : (x - kStartSize) / kCountPacketSize + 1;
+    const uint64_t b = x / block_, r = x % block_;
+    return b * period_ + (r < kStartSize ? 0 : (r - kStartSize) / kCountPacketSize + 1);
+}
+
+uint64_t EtmStream::packet_offset(uint64_t index) const {
+    const uint64_t syncs = 1 + (period_ == 0 ? 0 : index / period_);
+    return syncs * kStartSize + index * kCountPacketSize;
+}
+
+void EtmStream::read(uint64_t off, uint64_t n, uint8_t* out) const {
+    if (off > size_ || n > size_ - off)
+        throw ModelError("EtmStream " + std::to_string(trace_id_) + ": read [" +
+                         std::to_string(off) + ", +" + std::to_string(n) + ") beyond " +
+                         std::to_string(size_) + " bytes");
+    if (n == 0) return;
+    size_t s = session_at(off);
+    while (n > 0) {
+        const Session& sess = sessions_[s];
+        const uint64_t take = std::min(n, session_end(s) - off);
+        read_session(sess, off - sess.offset, take, out);
+        out += take;
+        off += take;
+        n -= take;
+        ++s;
+    }
+}
+
+// Bytes [x, x+n) of one session (all within it): a partial unit (sync or packet) at either
+// end goes through a small buffer, whole packets are written straight to out.
+void EtmStream::read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* out) const {
+    while (n > 0) {
+        uint64_t r = x, b = 0;
+        if (period_ != 0) {
+            b = x / block_;
+            r = x % block_;
+        }
+        if (r < kStartSize) {
+            const uint64_t k = std::min<uint64_t>(n, kStartSize - r);
+            std::memcpy(out, kStart.b + r, k);
+            out += k;
+            x += k;
+            n -= k;
+            continue;
+        }
+        const uint64_t in_block = (r - kStartSize) / kCountPacketSize;
+        const uint64_t within = (r - kStartSize) % kCountPacketSize;
+        uint64_t count = s.first_count + b * period_ + in_block;
+        if (within != 0 || n < kCountPacketSize) {
+            uint8_t tmp[kCountPacketSize];
+            put_packet(count, tmp);
+            const uint64_t k = std::min<uint64_t>(n, kCountPacketSize - within);
+            std::memcpy(out, tmp + within, k);
+            out += k;
+            x += k;
+            n -= k;
+            continue;
+        }
+        uint64_t whole = n / kCountPacketSize;
+        if (period_ != 0) whole = std::min<uint64_t>(whole, period_ - in_block);
+        for (uint64_t i = 0; i < whole; ++i, ++count, out += kCountPacketSize)
+            put_packet(count, out);
+        x += whole * kCountPacketSize;
+        n -= whole * kCountPacketSize;
+    }
+}
+
+void EtmStream::counts_touching(uint64_t off, uint64_t n, std::vector<CountRange>& out) const {
+    if (off >= size_ || n == 0) return;
+    const uint64_t end = off + std::min(n, size_ - off);
+    const size_t first_new = out.size();
+    for (size_t s = session_at(off); s < sessions_.size() && sessions_[s].offset < end; ++s) {
+        const Session& sess = sessions_[s];
+        const uint64_t a = std::max(off, sess.offset) - sess.offset;
+        const uint64_t e = std::min(end, session_end(s)) - sess.offset;
+        const uint64_t first = packet_at_or_after(a);
+        const uint64_t last = std::min(packets_through(e - 1), sess.counts);
+        if (last <= first) continue;
+        const CountRange cr{sess.first_count + first, last - first};
+        if (out.size() > first_new && out.back().first + out.back().n == cr.first) {
+            out.back().n += cr.n;
+        } else {
+            out.push_back(cr);
+        }
+    }
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> EtmStream::packet_of(uint64_t count) const {
+    // The last session starting at or before count is the only one that may hold it.
+    auto it = std::upper_bound(sessions_.begin(), sessions_.end(), count,
+                               [](uint64_t c, const Session& s) { return c < s.first_count; });
+    if (it == sessions_.begin()) return std::nullopt;
+    const Session& s = *(it - 1);
+    if (count - s.first_count >= s.counts) return std::nullopt;
+    const uint64_t at = s.offset + packet_offset(count - s.first_count);
+    return std::make_pair(at, at + kCountPacketSize);
+}
+
+uint64_t EtmStream::sync_bytes_in(uint64_t off, uint64_t n) const {
+    const uint64_t a = std::min(off, size_);
+    const uint64_t e = a + std::min(n, size_ - a);
+    return sync_before(e) - sync_before(a);
+}
+
+} // namespace ringsim::models::coresight

@@ -1,0 +1,190 @@
+// Frame -> source bytes log of one ETR capture (see etr_frame_log.h for the model).
+#include "models/coresight/etr_frame_log.h"
+
+#include "models/common/types.h"
+#include "models/coresight/formatter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace ringsim::models::coresight {
+
+namespace {
+
+constexpr size_t kAux = 15;
+
+inline uint8_t id_byte(uint8_t id) {
+    return static_cast<uint8_t>((id << 1) | 1);
+}
+
+// A full frame: ID in slot 0, data in slots 1..14. Data byte j sits in slot j+1; the even
+// slots 2k (k = 1..7) keep bits 7:1 and their bit 0 goes to bit k of byte 15.
+inline void pack_full(uint8_t idb, const uint8_t* d, uint8_t* f) {
+    f[0] = idb;
+    std::memcpy(f + 1, d, kFrameSourceBytes);
+    uint8_t aux = 0;
+    for (unsigned k = 1; k <= 7; ++k) {
+        aux = static_cast<uint8_t>(aux | ((f[2 * k] & 1u) << k));
+        f[2 * k] = static_cast<uint8_t>(f[2 * k] & 0xfe);
+    }
+    f[kAux] = aux;
+}
+
+uint64_t frames_for(uint64_t bytes) {
+    return (bytes + kFrameSourceBytes - 1) / kFrameSourceBytes;
+}
+
+} // namespace
+
+void pack_source_frame(uint8_t trace_id, const uint8_t* data, size_t m, uint8_t* out) {
+    if (m == kFrameSourceBytes) {
+        pack_full(id_byte(trace_id), data, out);
+        return;
+    }
+    // FrameEncoder::write then flush: ID (at once) in slot 0, data in slots 1..m, then the null
+    // ID in the next even slot (slot m+1 if even, else slot m with "after the next byte", the
+    // data byte it displaces moving to slot m+1), then zero data to slot 14.
+    uint8_t aux = 0;
+    out[0] = id_byte(trace_id);
+    for (size_t j = 0; j < m; ++j) {
+        const size_t slot = j + 1;
+        if (slot % 2 == 1) {
+            out[slot] = data[j];
+        } else {
+            out[slot] = static_cast<uint8_t>(data[j] & 0xfe);
+            aux = static_cast<uint8_t>(aux | ((data[j] & 1u) << (slot / 2)));
+        }
+    }
+    size_t pos = m + 1;
+    if (pos % 2 == 0) {
+        out[pos++] = id_byte(kNullTraceId);
+    } else {
+        out[m] = id_byte(kNullTraceId);
+        aux = static_cast<uint8_t>(aux | (1u << (m / 2)));
+        out[pos++] = data[m - 1];
+    }
+    for (; pos < kFrameDataSlots; ++pos)
+        out[pos] = 0x00;
+    out[kAux] = aux;
+}
+
+uint64_t EtrFrameLog::append(uint8_t trace_id, uint64_t src_off, uint64_t n) {
+    if (!is_source_trace_id(trace_id))
+        throw ModelError("EtrFrameLog: append with trace ID " + std::to_string(trace_id) +
+                         ", not a source ID");
+    if (n == 0) return 0;
+    const uint64_t added = frames_for(n);
+    if (!runs_.empty()) {
+        FrameRun& last = runs_.back();
+        if (last.trace_id == trace_id && last.src_off + last.src_bytes == src_off &&
+            last.src_bytes % kFrameSourceBytes == 0) {
+            last.src_bytes += n;
+            last.frames += added;
+            frames_ += added;
+            return added;
+        }
+    }
+    runs_.push_back(FrameRun{frames_, added, trace_id, src_off, n});
+    frames_ += added;
+    return added;
+}
+
+void EtrFrameLog::drop_newest(uint64_t frames, std::vector<FrameRun>& out) {
+    if (frames > frames_ - forgotten_)
+        throw ModelError("EtrFrameLog: drop of " + std::to_string(frames) + " frames, only " +
+                         std::to_string(frames_ - forgotten_) + " held");
+    const size_t first_new = out.size();
+    uint64_t left = frames;
+    while (left > 0) {
+        FrameRun& last = runs_.back();
+        if (last.frames <= left) {
+            out.push_back(last);
+            left -= last.frames;
+            runs_.pop_back();
+            continue;
+        }
+        // Split: the frames kept are all full.
+        const uint64_t keep = last.frames - left;
+        const uint64_t kept_bytes = keep * kFrameSourceBytes;
+        out.push_back(FrameRun{last.first_frame + keep, left, last.trace_id,
+                               last.src_off + kept_bytes, last.src_bytes - kept_bytes});
+        last.frames = keep;
+        last.src_bytes = kept_bytes;
+        left = 0;
+    }
+    std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first_new), out.end());
+    frames_ -= frames;
+}
+
+void EtrFrameLog::check_range(uint64_t first, uint64_t n, const char* what) const {
+    if (first < forgotten_ || first > frames_ || n > frames_ - first)
+        throw ModelError(std::string("EtrFrameLog: ") + what + " of frames [" +
+                         std::to_string(first) + ", +" + std::to_string(n) + ") outside [" +
+                         std::to_string(forgotten_) + ", " + std::to_string(frames_) + ")");
+}
+
+template <typename F> void EtrFrameLog::for_each_clipped(uint64_t first, uint64_t n, F&& f) const {
+    if (n == 0) return;
+    const uint64_t end = first + n;
+    auto it = std::upper_bound(runs_.begin(), runs_.end(), first,
+                               [](uint64_t fr, const FrameRun& r) { return fr < r.first_frame; });
+    --it; // runs_ covers [first_kept(), frames()) without holes
+    for (; it != runs_.end() && it->first_frame < end; ++it) {
+        const FrameRun& r = *it;
+        const uint64_t a = std::max(first, r.first_frame);
+        const uint64_t b = std::min(end, r.first_frame + r.frames);
+        const uint64_t skipped = (a - r.first_frame) * kFrameSourceBytes;
+        f(FrameRun{a, b - a, r.trace_id, r.src_off + skipped,
+                   std::min(r.src_bytes - skipped, (b - a) * kFrameSourceBytes)});
+    }
+}
+
+void EtrFrameLog::runs_in(uint64_t first, uint64_t n, std::vector<FrameRun>& out) const {
+    check_range(first, n, "runs_in");
+    for_each_clipped(first, n, [&](const FrameRun& r) { out.push_back(r); });
+}
+
+void EtrFrameLog::forget_before(uint64_t frame) {
+    frame = std::min(frame, frames_);
+    if (frame <= forgotten_) return;
+    forgotten_ = frame;
+    while (!runs_.empty() && runs_.front().first_frame + runs_.front().frames <= frame)
+        runs_.pop_front();
+}
+
+void EtrFrameLog::materialize(uint64_t first, uint64_t n,
+                              const std::function<const EtmStream&(uint8_t)>& stream_of,
+                              uint8_t* out) const {
+    check_range(first, n, "materialize");
+    constexpr uint64_t kChunkFrames = 512;
+    uint8_t buf[kChunkFrames * kFrameSourceBytes];
+    for_each_clipped(first, n, [&](const FrameRun& r) {
+        const EtmStream& stream = stream_of(r.trace_id);
+        const uint8_t idb = id_byte(r.trace_id);
+        uint64_t src = r.src_off;
+        uint64_t full = r.src_bytes / kFrameSourceBytes;
+        while (full > 0) {
+            const uint64_t k = std::min(full, kChunkFrames);
+            stream.read(src, k * kFrameSourceBytes, buf);
+            for (uint64_t i = 0; i < k; ++i, out += kFrameSize)
+                pack_full(idb, buf + i * kFrameSourceBytes, out);
+            src += k * kFrameSourceBytes;
+            full -= k;
+        }
+        const uint64_t rem = r.src_bytes % kFrameSourceBytes;
+        if (rem != 0) {
+            stream.read(src, rem, buf);
+            pack_source_frame(r.trace_id, buf, rem, out);
+            out += kFrameSize;
+        }
+    });
+}
+
+void EtrFrameLog::clear() {
+    runs_.clear();
+    frames_ = 0;
+    forgotten_ = 0;
+}
+
+} // namespace ringsim::models::coresight

@@ -1,0 +1,91 @@
+// Which source bytes each 16-byte frame of one ETR capture carries, so that the sink writes the
+// bytes that survive in its buffer only when they are needed ("lazy materialisation"), and the
+// checker can tell which source bytes a lost frame held.
+//
+// Model: the funnel + formatter work at frame granularity. Every frame carries bytes of exactly
+// one source:
+//  - slot 0 holds the source's trace ID (taking effect at once), slots 1..14 up to 14 data
+//    bytes, in order (formatter.h for the slot and byte-15 bit layout);
+//  - a frame with fewer than 14 data bytes (m = 1..13) is completed the way FrameEncoder::flush
+//    completes a partial frame: the null ID in the next even slot, then zero data.
+// So a frame's 16 bytes equal what `FrameEncoder fe; fe.write(id, data, m, out); fe.flush(out);`
+// produces (id_every_frame, the default). A real formatter packs the bytes of whichever IDs
+// the funnel passes on into the same frame (an ID change mid-frame) and completes a partial
+// frame only on a flush; this model gives up that interleaving for frames that each name one
+// source, which keeps the frame -> source bytes map a short list of runs. A partial frame
+// appears only where a source flushes (e.g. when it stops).
+//
+// Frames are numbered from 0 at the last clear() (the ETR restarting at its base). The log is a
+// deque of runs; each run is consecutive frames carrying consecutive bytes of one source, every
+// frame full (14 bytes) but possibly the last. Lookups are O(log runs); forget_before() drops
+// runs that the circular buffer has overwritten, so memory stays bounded.
+#pragma once
+
+#include "models/coresight/etm_stream.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+namespace ringsim::models::coresight {
+
+constexpr size_t kFrameSourceBytes = 14; // data bytes of a full one-source frame
+
+struct FrameRun {
+    uint64_t first_frame = 0;
+    uint64_t frames = 0;
+    uint8_t trace_id = 0;
+    uint64_t src_off = 0;   // offset of the first byte in the source's stream
+    uint64_t src_bytes = 0; // bytes carried: (frames - 1) * 14 < src_bytes <= frames * 14
+};
+
+class EtrFrameLog {
+public:
+    // Appends frames carrying bytes [src_off, src_off+n) of the source with this trace ID:
+    // n/14 full frames, plus one partial frame for a remainder (n % 14 != 0 only when the source
+    // flushes, e.g. when it stops). Consecutive appends of the same source continuing its bytes
+    // merge into one run when the run's last frame is full. Returns the number of frames
+    // appended. ModelError when trace_id is not a source trace ID (0x01-0x6F).
+    uint64_t append(uint8_t trace_id, uint64_t src_off, uint64_t n);
+    // Removes the newest `frames` frames (they overflowed the sink's FIFO), returning the source
+    // byte ranges they held, oldest first, appended to out. ModelError if frames is more than
+    // frames() - first_kept() (a forgotten frame was written, it cannot overflow the FIFO).
+    void drop_newest(uint64_t frames, std::vector<FrameRun>& out);
+    // Frames appended (and not dropped) since the last clear(); the next frame's number.
+    uint64_t frames() const { return frames_; }
+    // The oldest frame not forgotten.
+    uint64_t first_kept() const { return forgotten_; }
+    // The source byte ranges held by frames [first, first+n), as runs clipped to that frame
+    // range (a clipped partial last frame keeps its partial byte count), oldest first, appended
+    // to out. ModelError unless first_kept() <= first and first+n <= frames().
+    void runs_in(uint64_t first, uint64_t n, std::vector<FrameRun>& out) const;
+    // Forgets frames before `frame` (overwritten in the circular buffer); runs_in/materialize
+    // before it are then invalid. frame is clipped to frames().
+    void forget_before(uint64_t frame);
+    // The 16*n bytes of frames [first, first+n) (same range rule as runs_in), regenerating each
+    // source's bytes from its stream. `stream_of(trace_id)` returns the EtmStream holding that
+    // ID's bytes.
+    void materialize(uint64_t first, uint64_t n,
+                     const std::function<const EtmStream&(uint8_t)>& stream_of, uint8_t* out) const;
+    void clear(); // a new capture (the ETR restarted at its base)
+
+    // Runs currently held (for tests and memory checks).
+    size_t runs() const { return runs_.size(); }
+
+private:
+    void check_range(uint64_t first, uint64_t n, const char* what) const;
+    // Calls f(clipped run) for every run overlapping frames [first, first+n).
+    template <typename F> void for_each_clipped(uint64_t first, uint64_t n, F&& f) const;
+
+    std::deque<FrameRun> runs_;
+    uint64_t frames_ = 0;
+    uint64_t forgotten_ = 0;
+};
+
+// Frame bytes of one source frame: ID in slot 0 then m data bytes (1..14), completed as
+// FrameEncoder::flush does when m < 14. Writes 16 bytes at out.
+void pack_source_frame(uint8_t trace_id, const uint8_t* data, size_t m, uint8_t* out);
+
+} // namespace ringsim::models::coresight
