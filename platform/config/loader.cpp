@@ -217,7 +217,8 @@ bool check_set_pointer(const std::string& pointer, const std::string& set, Error
         const Param* parent = find_param(pattern);
         const K kind = parent ? parent->kind : K::object;
         const std::string& token = tokens[i];
-        if (kind == K::object_array || kind == K::integer_list || kind == K::enum_list) {
+        if (kind == K::object_array || kind == K::integer_list || kind == K::time_list ||
+            kind == K::enum_list) {
             if (!is_index(token)) {
                 errors.add(pointer, "an element index of " + dotted_key(pattern),
                            json(token).dump() + in_set);
@@ -350,6 +351,8 @@ std::string expected_text(const Param& p) {
         return kBandwidthSyntax;
     case K::integer_list:
         return "a list of integers";
+    case K::time_list:
+        return std::string("a list of times, each ") + kTimeSyntax;
     case K::enum_list:
         return "a list of names from " + quoted_list(p.choices);
     case K::object_array:
@@ -396,6 +399,7 @@ private:
         case K::object_array:
             return object_array(v, pointer, p);
         case K::integer_list:
+        case K::time_list:
         case K::enum_list:
             return list(v, pointer, p);
         default:
@@ -423,10 +427,23 @@ private:
             return;
         }
         Param item = p;
-        item.kind = p.kind == K::integer_list ? K::integer : K::enumeration;
+        item.kind = p.kind == K::integer_list ? K::integer
+                    : p.kind == K::time_list  ? K::time
+                                              : K::enumeration;
+        std::optional<uint64_t> previous; // time_list: the last valid time, for the order
         for (size_t i = 0; i < v.size(); ++i) {
             const std::string element = pointer + "/" + std::to_string(i);
             if (!scalar(v[i], element, item)) continue;
+            if (p.kind == K::time_list) {
+                const uint64_t t = *parse_time(v[i].get<std::string>()).value;
+                if (previous && t <= *previous)
+                    fail(element,
+                         "a time after " + format_time(*previous) +
+                             ", the one before it (the list is strictly increasing: sorted, "
+                             "no time twice)",
+                         v[i]);
+                previous = std::max(t, previous.value_or(0));
+            }
             const auto first = std::find(v.begin(), v.end(), v[i]);
             if (p.unique_items && first != v.begin() + static_cast<std::ptrdiff_t>(i))
                 fail(element,
@@ -469,12 +486,22 @@ private:
         const double d = negative ? static_cast<double>(v.get<int64_t>())
                                   : static_cast<double>(v.get<uint64_t>());
         const uint64_t u = negative ? 0 : v.get<uint64_t>();
-        const bool pow2_ok = !p.power_of_two || (u != 0 && (u & (u - 1)) == 0);
-        if (in_bounds(p, d) && pow2_ok) return true;
-        std::string expected =
-            p.power_of_two ? "a power of two in " + param_bounds_text(p) : bounded_noun(p);
-        if (!p.rule.empty()) expected += " (" + p.rule + ")";
-        return fail(pointer, expected, v);
+        if (in_bounds(p, d) && pow2_ok(p, u)) return true;
+        std::string expected = bounded_noun(p);
+        if (p.power_of_two) {
+            const std::string bounds = param_bounds_text(p);
+            expected =
+                "a power of two" + (bounds.empty() ? "" : (p.min && p.max ? " in " : " ") + bounds);
+        }
+        return fail(pointer, with_rule(p, expected), v);
+    }
+
+    static bool pow2_ok(const Param& p, uint64_t u) {
+        return !p.power_of_two || (u != 0 && (u & (u - 1)) == 0);
+    }
+
+    static std::string with_rule(const Param& p, std::string expected) {
+        return p.rule.empty() ? expected : expected + " (" + p.rule + ")";
     }
 
     template <typename Parse>
@@ -490,7 +517,11 @@ private:
             });
             if (!listed) return fail(pointer, "one of " + quoted_list(p.choices), v);
         }
-        return in_bounds(p, value) || fail(pointer, bounded_noun(p), v);
+        // Only sizes are powers of two (whole bytes); the bound and the power in one message.
+        const bool pow2 = !p.power_of_two || pow2_ok(p, static_cast<uint64_t>(*parsed.value));
+        if (in_bounds(p, value) && pow2) return true;
+        const std::string expected = bounded_noun(p) + (p.power_of_two ? ", a power of two" : "");
+        return fail(pointer, with_rule(p, expected), v);
     }
 
     bool fail(const std::string& pointer, const std::string& expected, const json& v) {
@@ -557,6 +588,24 @@ public:
         const auto page = size("/session/page_size");
         if (!pages || !page) return std::nullopt;
         return *pages * *page;
+    }
+    // session.aux.pages x page_size, the AUX buffer's size; empty when too big to multiply.
+    std::optional<uint64_t> aux_size() const {
+        const auto pages = integer("/session/aux/pages");
+        const auto page = size("/session/page_size");
+        if (!pages || !page || *pages > UINT64_MAX / *page) return std::nullopt;
+        return *pages * *page;
+    }
+    // The times of a time_list, or empty when any of them was reported.
+    std::optional<std::vector<uint64_t>> times(const std::string& pointer) const {
+        if (at(pointer) == nullptr) return std::nullopt;
+        std::vector<uint64_t> out;
+        for (size_t i = 0; i < count(pointer); ++i) {
+            const auto t = time(pointer + "/" + std::to_string(i));
+            if (!t) return std::nullopt;
+            out.push_back(*t);
+        }
+        return out;
     }
     // PERF_SAMPLE_* bits of session.sample_type.
     std::optional<uint64_t> sample_bits() const {
@@ -645,6 +694,10 @@ public:
         migration_and_snapshots();
         mmap_flush();
         writers();
+        aux();
+        switches();
+        trace_phases();
+        etr_burst();
     }
 
 private:
@@ -782,6 +835,83 @@ private:
                            "free, or the record can never be written");
     }
 
+    // The AUX keys other than enabled are ignored, and so not checked against each other,
+    // while the AUX path is off.
+    void aux() {
+        if (r().boolean("/session/aux/enabled") != std::optional<bool>(true)) return;
+        const auto overwrite = r().boolean("/session/overwrite");
+        const auto backward = r().boolean("/session/write_backward");
+        if ((overwrite && *overwrite) || (backward && *backward))
+            error("/session/aux/enabled",
+                  "false when session.overwrite or session.write_backward is true (the AUX path "
+                  "needs a forward, non-overwrite data buffer in ringsim)");
+        const auto snapshot = r().boolean("/session/aux/snapshot");
+        if (snapshot && !*snapshot && r().count("/session/aux/snapshot_at") != 0)
+            error("/session/aux/snapshot_at",
+                  "[] unless session.aux.snapshot is true (perf record takes AUX snapshots on "
+                  "SIGUSR2 only in snapshot mode, -S)");
+
+        const auto pages = r().integer("/session/aux/pages");
+        const auto page = r().size("/session/page_size");
+        const auto aux = r().aux_size();
+        if (pages && page && (!aux || *aux > kMaxAuxSize)) {
+            const uint64_t most = kMaxAuxSize / *page;
+            error("/session/aux/pages", "at most " + std::to_string(most) + " pages of " +
+                                            format_size(*page) + ", an AUX area of at most " +
+                                            format_size(kMaxAuxSize) + " (ringsim's limit)");
+            return; // the size rules below would only repeat it
+        }
+        if (!aux) return;
+        const auto mark = r().size("/session/aux/watermark");
+        if (mark && *mark >= *aux)
+            error("/session/aux/watermark",
+                  "a size below the AUX buffer, session.aux.pages x page_size = " +
+                      format_size(*aux) +
+                      " (watermark as large as the buffer: no AUX wakeup would ever fire)");
+        const auto snapshot_size = r().size("/session/aux/snapshot_size");
+        if (snapshot_size && *snapshot_size > *aux)
+            error("/session/aux/snapshot_size",
+                  "a size of at most the AUX buffer, session.aux.pages x page_size = " +
+                      format_size(*aux) + " (a snapshot reads no more than the buffer holds)");
+    }
+
+    void switches() {
+        const auto every = r().time("/workload/switch_every");
+        const auto out = r().time("/workload/switch_out");
+        if (!every || !out || *out == 0) return;
+        if (*every == 0)
+            error("/workload/switch_out",
+                  "\"0s\" when workload.switch_every is \"0s\" (the task is never switched out)");
+        else if (*out >= *every)
+            error("/workload/switch_out", "a time below workload.switch_every, " +
+                                              format_time(*every) +
+                                              " (the task must run between two switch-outs)");
+    }
+
+    void trace_phases() {
+        std::optional<uint64_t> previous;
+        for (size_t i = 0; i < r().count("/trace/phases"); ++i) {
+            const std::string phase = "/trace/phases/" + std::to_string(i);
+            const auto at = r().time(phase + "/at");
+            if (!at) return;
+            if (previous && *at <= *previous)
+                error(phase + "/at", "a time after " + format_time(*previous) +
+                                         ", the previous phase's (phases are sorted by at, no "
+                                         "two at the same time)");
+            previous = std::max(*at, previous.value_or(0));
+        }
+    }
+
+    void etr_burst() {
+        const auto burst = r().size("/etr/burst");
+        if (burst && *burst % 16 != 0)
+            error("/etr/burst", "a size that is a multiple of 16B (the TMC formatter packs "
+                                "trace into 16-byte frames, and a burst is whole frames)");
+    }
+
+    // ringsim maps each AUX area in simulated memory; a larger one is a typo, not a scenario.
+    static constexpr uint64_t kMaxAuxSize = uint64_t(1) << 30;
+
     const json& m_eff;
     Errors& m_errors;
 };
@@ -841,6 +971,30 @@ void to_session(const Values& r, const json& eff, Scenario& s) {
         s.pauses.push_back({*r.time(window + "/at"), *r.time(window + "/length")});
     }
     s.migrate_every_ps = *r.time("/session/migrate_every");
+    s.aux.enabled = *r.boolean("/session/aux/enabled");
+    s.aux.pages = *r.integer("/session/aux/pages");
+    s.aux.watermark = *r.size("/session/aux/watermark");
+    s.aux.snapshot = *r.boolean("/session/aux/snapshot");
+    s.aux.snapshot_size = *r.size("/session/aux/snapshot_size");
+    s.aux.snapshot_at_ps = *r.times("/session/aux/snapshot_at");
+}
+
+void to_trace_and_etr(const Values& r, Scenario& s) {
+    static const std::pair<const char*, EtrMode> modes[] = {
+        {"auto", EtrMode::auto_}, {"flat", EtrMode::flat}, {"sg", EtrMode::sg}};
+    s.trace.rate = *r.bandwidth("/trace/rate");
+    for (size_t i = 0; i < r.count("/trace/phases"); ++i) {
+        const std::string phase = "/trace/phases/" + std::to_string(i);
+        s.trace.phases.push_back({*r.time(phase + "/at"), *r.bandwidth(phase + "/rate")});
+    }
+    s.trace.sync_period = *r.integer("/trace/sync_period");
+    s.etr.buffer_size = *r.size("/etr/buffer_size");
+    s.etr.mode = enum_of(*r.text("/etr/mode"), modes);
+    s.etr.mem_bandwidth = *r.bandwidth("/etr/mem_bandwidth");
+    s.etr.fifo_size = *r.size("/etr/fifo_size");
+    s.etr.flush_latency_ps = *r.time("/etr/flush_latency");
+    s.etr.burst = *r.size("/etr/burst");
+    s.etr.memerr_at_ps = *r.times("/etr/memerr_at");
 }
 
 void to_consumer(const Values& r, Scenario& s) {
@@ -907,10 +1061,15 @@ Scenario to_scenario(const json& eff) {
     s.cpus = static_cast<unsigned>(*r.integer("/platform/cpus"));
     to_session(r, eff, s);
     s.irq_work_latency_ps = *r.time("/kernel/irq_work_latency");
+    s.ipi_latency_ps = *r.time("/kernel/ipi_latency");
+    s.aux_copy_bandwidth = *r.bandwidth("/kernel/aux_copy_bandwidth");
     to_memory(r, s);
     to_consumer(r, s);
     for (size_t i = 0; i < r.count("/workload/writers"); ++i)
         s.writers.push_back(to_writer(r, "/workload/writers/" + std::to_string(i)));
+    s.switch_every_ps = *r.time("/workload/switch_every");
+    s.switch_out_ps = *r.time("/workload/switch_out");
+    to_trace_and_etr(r, s);
     return s;
 }
 

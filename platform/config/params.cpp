@@ -23,7 +23,8 @@ Param key(std::string path, ParamKind kind) {
     p.path = std::move(path);
     p.kind = kind;
     if (kind == K::object) p.default_value = json::object();
-    if (kind == K::object_array || kind == K::integer_list || kind == K::enum_list)
+    if (kind == K::object_array || kind == K::integer_list || kind == K::time_list ||
+        kind == K::enum_list)
         p.default_value = json::array();
     return p;
 }
@@ -119,11 +120,49 @@ std::vector<Param> make_table() {
         key("/session/migrate_every", K::time)
             .def("0s")
             .desc("per-thread only: the task moves to the next traced CPU this often; 0s = never."),
+        key("/session/aux", K::object)
+            .desc("The AUX area of each buffer and the CoreSight ETM event that fills it (perf "
+                  "record -e cs_etm//)."),
+        key("/session/aux/enabled", K::boolean)
+            .def(false)
+            .desc("Trace with an ETM into a TMC-ETR and map an AUX area beside each buffer."),
+        key("/session/aux/pages", K::integer)
+            .def(1024)
+            .at_least(1)
+            .pow2()
+            .because("the kernel's AUX area is 2^n pages (rb_alloc_aux)")
+            .in("pages")
+            .desc("AUX pages per buffer (perf record -m ,N); perf's default for cs_etm as root "
+                  "is 4MiB."),
+        key("/session/aux/watermark", K::size)
+            .def("0B")
+            .desc("attr.aux_watermark: wake the consumer every this many AUX bytes; 0B = half the "
+                  "AUX buffer. Must be below the AUX buffer size."),
+        key("/session/aux/snapshot", K::boolean)
+            .def(false)
+            .desc("perf record -S: map the AUX area read-only; the driver overwrites it and the "
+                  "tool reads it only at snapshots."),
+        key("/session/aux/snapshot_size", K::size)
+            .def("0B")
+            .desc("The most a snapshot read takes (perf -S<size>); 0B = the AUX buffer. At most "
+                  "the AUX buffer size."),
+        key("/session/aux/snapshot_at", K::time_list)
+            .at_least(0)
+            .desc("SIGUSR2 times: at each, perf disables the event, reads every AUX buffer and "
+                  "re-enables it (snapshot only)."),
 
         key("/kernel", K::object).desc("Kernel timing."),
         key("/kernel/irq_work_latency", K::time)
             .def("2us")
             .desc("From perf_output_wakeup to the irq_work that wakes the poll waiters."),
+        key("/kernel/ipi_latency", K::time)
+            .def("1us")
+            .desc("A cross-CPU call (PERF_EVENT_IOC_ENABLE/DISABLE reaching the event's CPU)."),
+        key("/kernel/aux_copy_bandwidth", K::bandwidth)
+            .def("4GB/s")
+            .above(0)
+            .desc("The ETR driver's memcpy from its buffer into the AUX pages "
+                  "(tmc_etr_sync_perf_buffer)."),
 
         key("/memory", K::object)
             .desc("Shared memory and its ordering engine (MEMORY-MODEL.md)."),
@@ -185,8 +224,7 @@ std::vector<Param> make_table() {
             .desc("(D) consumer: before the data_tail store (perf's smp_store_release); pairs "
                   "with (A)."),
         key("/barriers/aux", K::object)
-            .desc("The AUX buffer's barriers (B is the driver's). ringsim does not model the "
-                  "AUX path yet: these keys are validated and recorded, and have no effect."),
+            .desc("The AUX buffer's barriers (B is the ETR driver's smp_wmb after its copy)."),
         key("/barriers/aux/A", K::enumeration)
             .def("ctrl")
             .one_of({"ctrl", "none"})
@@ -282,6 +320,70 @@ std::vector<Param> make_table() {
             .def("100ns")
             .desc("bursty: time between the records of a burst."),
         key("/workload/writers/*/start", K::time).def("0s").desc("No record before this time."),
+        key("/workload/switch_every", K::time)
+            .def("0s")
+            .desc("The traced task is switched out this often on each traced CPU (task-bound "
+                  "events stop, P3); 0s = never."),
+        key("/workload/switch_out", K::time)
+            .def("0s")
+            .desc("How long each switch-out lasts; below switch_every."),
+
+        key("/trace", K::object)
+            .desc("The trace each ETM produces while its event runs on its CPU."),
+        key("/trace/rate", K::bandwidth)
+            .def("100MB/s")
+            .above(0)
+            .desc("ETM trace bytes per second per traced CPU while tracing."),
+        key("/trace/phases", K::object_array)
+            .desc("Rate changes: from at on, the rate is this; sorted by at, no two at the same "
+                  "time."),
+        key("/trace/phases/*/at", K::time).required().desc("When the phase begins."),
+        key("/trace/phases/*/rate", K::bandwidth)
+            .required()
+            .at_least(0)
+            .desc("ETM trace bytes per second per traced CPU from at on."),
+        key("/trace/sync_period", K::integer)
+            .def(512)
+            .at_least(1)
+            .in("packets")
+            .desc("Count packets between periodic A-Sync + Trace Info (the role of TRCSYNCPR); a "
+                  "decoder that lost sync finds the next one."),
+
+        key("/etr", K::object).desc("The TMC-ETR sink (coresight-tmc-etr.c)."),
+        key("/etr/buffer_size", K::size)
+            .def("1MiB")
+            .at_least(4096)
+            .pow2()
+            .because("the ETR buffer is allocated in whole 4KiB pages and halved on failure (E1)")
+            .desc("sysfs buffer_size: the ETR buffer the driver tries first; it uses the AUX size "
+                  "instead when the AUX area is larger (E1)."),
+        key("/etr/mode", K::enumeration)
+            .def("auto")
+            .one_of({"auto", "flat", "sg"})
+            .desc("sysfs buf_mode_preferred: flat (one contiguous DMA buffer) or sg (the ETR walks "
+                  "a scatter-gather table); auto picks as the driver does (E2)."),
+        key("/etr/mem_bandwidth", K::bandwidth)
+            .def("2GB/s")
+            .above(0)
+            .desc("How fast the sink writes trace into memory; input above it queues in the FIFO, "
+                  "then overflows."),
+        key("/etr/fifo_size", K::size)
+            .def("4KiB")
+            .desc("Trace the sink buffers when input outruns the memory bandwidth; more is lost "
+                  "(overflow)."),
+        key("/etr/flush_latency", K::time)
+            .def("2us")
+            .desc("FlushMan to TMCReady at least (the flush handshake); longer when the FIFO must "
+                  "drain."),
+        key("/etr/burst", K::size)
+            .def("16KiB")
+            .at_least(16)
+            .desc("The granule the sink model moves trace in: arrivals and DMA writes are "
+                  "processed per burst of this many bytes, never per frame. A multiple of 16B."),
+        key("/etr/memerr_at", K::time_list)
+            .at_least(0)
+            .desc("The capture running at each of these times ends with STS.MemErr: the driver "
+                  "discards it whole (D10)."),
     };
 }
 
@@ -342,6 +444,8 @@ std::string kind_text(const Param& p) {
         return "bandwidth";
     case K::integer_list:
         return "list of integers";
+    case K::time_list:
+        return "list of times";
     case K::enum_list:
         return "list of names"; // too many to fit the column: see full_description
     case K::object_array:
@@ -428,6 +532,7 @@ std::string param_type_text(const Param& p) {
     const std::string bounds = param_bounds_text(p);
     if (!bounds.empty()) text += " " + bounds;
     if (p.power_of_two) text += ", power of two";
+    if (p.kind == K::time_list) text += ", strictly increasing";
     if (p.unique_items) text += ", no duplicates";
     if (p.min_items > 0) text += ", at least " + std::to_string(p.min_items);
     return text;

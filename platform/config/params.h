@@ -25,6 +25,7 @@ enum class ParamKind {
     frequency, // "10kHz" -> Hz
     bandwidth, // "4GB/s" -> bytes per second
     integer_list,
+    time_list, // times, strictly increasing: ["1ms", "2.5ms"] -> picoseconds
     enum_list,
     object_array, // elements are objects whose keys are rows "<path>/*/<key>"
     object,       // keys are rows "<path>/<key>"

@@ -34,6 +34,42 @@ struct Writer {
     uint64_t start_ps = 0;            // first arrival not before this time
 };
 
+// One step of the trace rate profile (trace.phases[i]): from `at_ps` on, `rate` bytes/s.
+struct TracePhase {
+    uint64_t at_ps = 0;
+    double rate = 0;
+};
+
+enum class EtrMode { auto_, flat, sg };
+
+// The AUX area of each mapped buffer and the CoreSight ETM event behind it (session.aux).
+struct Aux {
+    bool enabled = false;            // perf record -e cs_etm//: an AUX area per buffer
+    uint64_t pages = 0;              // AUX pages, 2^n (perf record -m ,N)
+    uint64_t watermark = 0;          // attr.aux_watermark in bytes; 0 = half the AUX buffer
+    bool snapshot = false;           // perf record -S: read-only AUX mapping (A7, C8)
+    uint64_t snapshot_size = 0;      // bytes a snapshot read takes at most; 0 = the AUX buffer
+    std::vector<uint64_t> snapshot_at_ps; // SIGUSR2 times (each: disable, read, enable)
+};
+
+// The trace each ETM produces while its event runs (trace.*).
+struct Trace {
+    double rate = 0;                 // ETM bytes/s per traced CPU, before the phases
+    std::vector<TracePhase> phases;  // rate changes, sorted by time
+    uint64_t sync_period = 512;      // count packets between periodic A-Syncs (TRCSYNCPR)
+};
+
+// The TMC-ETR sink (etr.*).
+struct Etr {
+    uint64_t buffer_size = 1 << 20;  // sysfs buffer_size (drvdata->size), E1 sizing
+    EtrMode mode = EtrMode::auto_;   // sysfs buf_mode_preferred (E2)
+    double mem_bandwidth = 0;        // bytes/s the sink writes to memory
+    uint64_t fifo_size = 0;          // bytes the sink queues above the bandwidth
+    uint64_t flush_latency_ps = 0;   // FlushMan to TMCReady, at least
+    uint64_t burst = 0;              // bytes per DMA burst the sink issues (modelling granule)
+    std::vector<uint64_t> memerr_at_ps; // the capture running at each time ends with STS.MemErr
+};
+
 // A PERF_EVENT_IOC_PAUSE_OUTPUT window (session.pause[i]).
 struct PauseWindow {
     uint64_t at_ps = 0;
@@ -59,8 +95,19 @@ struct Scenario {
     std::vector<std::string> sample_type; // PERF_SAMPLE_* names, lower case without prefix
     std::vector<PauseWindow> pauses;
     uint64_t migrate_every_ps = 0;    // per-thread: the task moves to the next CPU this often
+    Aux aux;
+
+    // The traced task's context switches on each traced CPU (workload.switch_every,
+    // workload.switch_out): it runs switch_every - switch_out, then is out switch_out.
+    uint64_t switch_every_ps = 0;     // 0 = never switched out
+    uint64_t switch_out_ps = 0;
 
     uint64_t irq_work_latency_ps = 0; // kernel.irq_work_latency (R8)
+    uint64_t ipi_latency_ps = 0;      // kernel.ipi_latency: a cross-CPU call reaching its CPU
+    double aux_copy_bandwidth = 0;    // kernel.aux_copy_bandwidth: the ETR driver's memcpy
+
+    Trace trace;
+    Etr etr;
 
     models::MemoryModel memory_model = models::MemoryModel::sc;
     models::TimingPolicy timing_policy = models::TimingPolicy::random;

@@ -64,7 +64,31 @@ void expect_same(const Scenario& a, const Scenario& b) {
         EXPECT_EQ(a.pauses[i].length_ps, b.pauses[i].length_ps);
     }
     EXPECT_EQ(a.migrate_every_ps, b.migrate_every_ps);
+    EXPECT_EQ(a.aux.enabled, b.aux.enabled);
+    EXPECT_EQ(a.aux.pages, b.aux.pages);
+    EXPECT_EQ(a.aux.watermark, b.aux.watermark);
+    EXPECT_EQ(a.aux.snapshot, b.aux.snapshot);
+    EXPECT_EQ(a.aux.snapshot_size, b.aux.snapshot_size);
+    EXPECT_EQ(a.aux.snapshot_at_ps, b.aux.snapshot_at_ps);
+    EXPECT_EQ(a.switch_every_ps, b.switch_every_ps);
+    EXPECT_EQ(a.switch_out_ps, b.switch_out_ps);
     EXPECT_EQ(a.irq_work_latency_ps, b.irq_work_latency_ps);
+    EXPECT_EQ(a.ipi_latency_ps, b.ipi_latency_ps);
+    EXPECT_EQ(a.aux_copy_bandwidth, b.aux_copy_bandwidth);
+    EXPECT_EQ(a.trace.rate, b.trace.rate);
+    ASSERT_EQ(a.trace.phases.size(), b.trace.phases.size());
+    for (size_t i = 0; i < a.trace.phases.size(); ++i) {
+        EXPECT_EQ(a.trace.phases[i].at_ps, b.trace.phases[i].at_ps);
+        EXPECT_EQ(a.trace.phases[i].rate, b.trace.phases[i].rate);
+    }
+    EXPECT_EQ(a.trace.sync_period, b.trace.sync_period);
+    EXPECT_EQ(a.etr.buffer_size, b.etr.buffer_size);
+    EXPECT_EQ(a.etr.mode, b.etr.mode);
+    EXPECT_EQ(a.etr.mem_bandwidth, b.etr.mem_bandwidth);
+    EXPECT_EQ(a.etr.fifo_size, b.etr.fifo_size);
+    EXPECT_EQ(a.etr.flush_latency_ps, b.etr.flush_latency_ps);
+    EXPECT_EQ(a.etr.burst, b.etr.burst);
+    EXPECT_EQ(a.etr.memerr_at_ps, b.etr.memerr_at_ps);
     EXPECT_EQ(a.consumer_cpu, b.consumer_cpu);
     EXPECT_EQ(a.reader, b.reader);
     EXPECT_EQ(a.wakeup_latency_ps, b.wakeup_latency_ps);
@@ -167,7 +191,27 @@ TEST(Loader, MinimalScenarioGetsEveryDefault) {
               (std::vector<std::string>{"ip", "tid", "time", "id", "cpu", "period"}));
     EXPECT_TRUE(s.pauses.empty());
     EXPECT_EQ(s.migrate_every_ps, 0u);
+    EXPECT_FALSE(s.aux.enabled);
+    EXPECT_EQ(s.aux.pages, 1024u);
+    EXPECT_EQ(s.aux.watermark, 0u);
+    EXPECT_FALSE(s.aux.snapshot);
+    EXPECT_EQ(s.aux.snapshot_size, 0u);
+    EXPECT_TRUE(s.aux.snapshot_at_ps.empty());
+    EXPECT_EQ(s.switch_every_ps, 0u);
+    EXPECT_EQ(s.switch_out_ps, 0u);
     EXPECT_EQ(s.irq_work_latency_ps, 2000000u);
+    EXPECT_EQ(s.ipi_latency_ps, 1000000u);
+    EXPECT_EQ(s.aux_copy_bandwidth, 4e9);
+    EXPECT_EQ(s.trace.rate, 100e6);
+    EXPECT_TRUE(s.trace.phases.empty());
+    EXPECT_EQ(s.trace.sync_period, 512u);
+    EXPECT_EQ(s.etr.buffer_size, 1u << 20);
+    EXPECT_EQ(s.etr.mode, EtrMode::auto_);
+    EXPECT_EQ(s.etr.mem_bandwidth, 2e9);
+    EXPECT_EQ(s.etr.fifo_size, 4096u);
+    EXPECT_EQ(s.etr.flush_latency_ps, 2000000u);
+    EXPECT_EQ(s.etr.burst, 16384u);
+    EXPECT_TRUE(s.etr.memerr_at_ps.empty());
     EXPECT_EQ(s.consumer_cpu, 3u);
     EXPECT_EQ(s.reader, Reader::push);
     EXPECT_EQ(s.wakeup_latency_ps, 10000000u);
@@ -193,8 +237,9 @@ TEST(Loader, MinimalScenarioGetsEveryDefault) {
 
 TEST(Loader, EffectiveConfigHasEveryKey) {
     const LoadResult r = load(R"({
-      "description": "with a pause window",
+      "description": "with a pause window and a trace phase",
       "session": {"pause": [{"at": "1ms", "length": "1ms"}]},
+      "trace": {"phases": [{"at": "1ms", "rate": "1GB/s"}]},
       "workload": {"writers": [{"name": "w", "rate": "1kHz"}]}
     })");
     ASSERT_TRUE(r.scenario) << joined(r);
@@ -239,9 +284,17 @@ TEST(Loader, EffectiveConfigRoundTrips) {
         "wakeup_watermark": "0B", "wakeup_events": 3, "sample_id_all": false,
         "sample_type": ["identifier", "ip", "stream_id"],
         "pause": [{"at": "1ms", "length": "250us"}, {"at": "1.25ms", "length": "1us"}],
-        "migrate_every": "500us"
+        "migrate_every": "500us",
+        "aux": {"enabled": false, "pages": 64, "watermark": "256KiB", "snapshot": true,
+                "snapshot_size": "512KiB", "snapshot_at": ["1ms", "2.5ms"]}
       },
-      "kernel": {"irq_work_latency": "1.5us"},
+      "kernel": {"irq_work_latency": "1.5us", "ipi_latency": "3us",
+                 "aux_copy_bandwidth": "8GiB/s"},
+      "trace": {"rate": "1GB/s", "sync_period": 256,
+                "phases": [{"at": "0s", "rate": "0B/s"}, {"at": "1ms", "rate": "2GB/s"}]},
+      "etr": {"buffer_size": "4MiB", "mode": "sg", "mem_bandwidth": "1GB/s",
+              "fifo_size": "8KiB", "flush_latency": "5us", "burst": "64B",
+              "memerr_at": ["1.5ms"]},
       "consumer": {"cpu": 0, "reader": "libperf", "wakeup_latency": "5us",
                    "per_record_cost": "20ns", "copy_bandwidth": "2GiB/s",
                    "write_bandwidth": "500MB/s", "poll_timeout": "100ms",
@@ -252,7 +305,7 @@ TEST(Loader, EffectiveConfigRoundTrips) {
          "burst_size": 4, "burst_spacing": "1us", "start": "10us", "write_time": "1ns"},
         {"name": "c", "record": "comm", "rate": "10Hz", "arrival": "poisson",
          "context": "task"}
-      ]}
+      ], "switch_every": "1ms", "switch_out": "100us"}
     })");
     ASSERT_TRUE(first.scenario) << joined(first);
     const LoadResult second = load(first.effective.dump(2));
@@ -267,6 +320,125 @@ TEST(Loader, EffectiveConfigRoundTrips) {
     const LoadResult again = load(minimal.effective.dump());
     ASSERT_TRUE(again.scenario) << joined(again);
     expect_same(*minimal.scenario, *again.scenario);
+}
+
+TEST(Loader, AuxScenarioLoadsAndRoundTrips) {
+    const LoadResult first = load(R"({
+      "description": "the AUX path on, every AUX key away from its default",
+      "session": {"page_size": "64KiB",
+                  "aux": {"enabled": true, "pages": 16, "watermark": "512KiB", "snapshot": true,
+                          "snapshot_size": "1MiB", "snapshot_at": ["1ms", "2500us"]}},
+      "kernel": {"ipi_latency": "3us", "aux_copy_bandwidth": "8GiB/s"},
+      "trace": {"rate": "1GB/s", "sync_period": 256,
+                "phases": [{"at": "0s", "rate": "0B/s"}, {"at": "1ms", "rate": "2GB/s"}]},
+      "etr": {"buffer_size": "4MiB", "mode": "flat", "mem_bandwidth": "1GB/s",
+              "fifo_size": "8KiB", "flush_latency": "5us", "burst": "64B",
+              "memerr_at": ["1.5ms", "3ms"]},
+      "workload": {"writers": [{"name": "w", "rate": "1kHz"}],
+                   "switch_every": "1ms", "switch_out": "100us"}
+    })");
+    ASSERT_TRUE(first.scenario) << joined(first);
+    const Scenario& s = *first.scenario;
+    EXPECT_TRUE(s.aux.enabled);
+    EXPECT_EQ(s.aux.pages, 16u);
+    EXPECT_EQ(s.aux.watermark, 512u * 1024);
+    EXPECT_TRUE(s.aux.snapshot);
+    EXPECT_EQ(s.aux.snapshot_size, 1u << 20);
+    EXPECT_EQ(s.aux.snapshot_at_ps, (std::vector<uint64_t>{1000000000u, 2500000000u}));
+    EXPECT_EQ(s.ipi_latency_ps, 3000000u);
+    EXPECT_EQ(s.aux_copy_bandwidth, 8.0 * 1024 * 1024 * 1024);
+    EXPECT_EQ(s.trace.rate, 1e9);
+    ASSERT_EQ(s.trace.phases.size(), 2u);
+    EXPECT_EQ(s.trace.phases[0].at_ps, 0u);
+    EXPECT_EQ(s.trace.phases[0].rate, 0.0);
+    EXPECT_EQ(s.trace.phases[1].at_ps, 1000000000u);
+    EXPECT_EQ(s.trace.phases[1].rate, 2e9);
+    EXPECT_EQ(s.trace.sync_period, 256u);
+    EXPECT_EQ(s.etr.buffer_size, 4u << 20);
+    EXPECT_EQ(s.etr.mode, EtrMode::flat);
+    EXPECT_EQ(s.etr.mem_bandwidth, 1e9);
+    EXPECT_EQ(s.etr.fifo_size, 8192u);
+    EXPECT_EQ(s.etr.flush_latency_ps, 5000000u);
+    EXPECT_EQ(s.etr.burst, 64u);
+    EXPECT_EQ(s.etr.memerr_at_ps, (std::vector<uint64_t>{1500000000u, 3000000000u}));
+    EXPECT_EQ(s.switch_every_ps, 1000000000u);
+    EXPECT_EQ(s.switch_out_ps, 100000000u);
+    const LoadResult second = load(first.effective.dump(2));
+    ASSERT_TRUE(second.scenario) << joined(second);
+    expect_same(*first.scenario, *second.scenario);
+    EXPECT_EQ(first.effective, second.effective);
+}
+
+TEST(Loader, AuxKeysAreIgnoredWhileAuxIsOff) {
+    // Off: the other AUX keys pass their own checks only, not the rules between them.
+    const std::vector<std::string> sets = {
+        "session.aux.pages=1048576", "session.aux.watermark=\"8GiB\"",
+        "session.aux.snapshot_at=[\"1ms\"]", "session.overwrite=true"};
+    const auto off = load(kMinimal, sets);
+    ASSERT_TRUE(off.scenario) << joined(off);
+    EXPECT_FALSE(off.scenario->aux.enabled);
+    auto on_sets = sets;
+    on_sets.push_back("session.aux.enabled=true");
+    const auto on = load(kMinimal, on_sets);
+    EXPECT_FALSE(on.scenario);
+    std::vector<std::string> pointers;
+    for (const ConfigError& e : on.errors)
+        pointers.push_back(e.pointer);
+    // The size of a too-large AUX area is reported once, not again through its watermark.
+    EXPECT_EQ(pointers, (std::vector<std::string>{"/session/aux/enabled", "/session/aux/pages",
+                                                  "/session/aux/snapshot_at"}))
+        << joined(on);
+}
+
+TEST(Loader, AuxLimitsAtTheirEdges) {
+    // 16 x 4KiB = 64KiB of AUX buffer.
+    const std::vector<std::string> aux = {"session.aux.enabled=true", "session.aux.pages=16"};
+    auto with = [&](std::vector<std::string> more) {
+        more.insert(more.begin(), aux.begin(), aux.end());
+        return load(kMinimal, more);
+    };
+    EXPECT_TRUE(with({"session.aux.watermark=65535B"}).scenario);
+    EXPECT_FALSE(with({"session.aux.watermark=64KiB"}).scenario);
+    EXPECT_TRUE(with({"session.aux.snapshot_size=64KiB"}).scenario);
+    EXPECT_FALSE(with({"session.aux.snapshot_size=65537B"}).scenario);
+    // 1GiB is the most ringsim maps: 2^18 pages of 4KiB, 2^14 of 64KiB.
+    EXPECT_TRUE(load(kMinimal, {"session.aux.enabled=true", "session.aux.pages=262144"}).scenario);
+    EXPECT_FALSE(load(kMinimal, {"session.aux.enabled=true", "session.aux.pages=524288"}).scenario);
+    EXPECT_FALSE(load(kMinimal, {"session.aux.enabled=true", "session.aux.pages=32768",
+                                 "session.page_size=64KiB"})
+                     .scenario);
+    EXPECT_TRUE(load(kMinimal, {"etr.burst=16B"}).scenario);
+    EXPECT_FALSE(load(kMinimal, {"etr.burst=8B"}).scenario);
+    EXPECT_FALSE(load(kMinimal, {"etr.buffer_size=2KiB"}).scenario);
+    EXPECT_TRUE(load(kMinimal, {"etr.buffer_size=4KiB"}).scenario);
+    EXPECT_TRUE(
+        load(kMinimal, {"workload.switch_every=1ms", "workload.switch_out=999us"}).scenario);
+}
+
+TEST(Loader, TimeListsAreStrictlyIncreasing) {
+    const auto ok = load(kMinimal, {"etr.memerr_at=[\"0s\",\"1ns\",\"2ms\"]"});
+    ASSERT_TRUE(ok.scenario) << joined(ok);
+    EXPECT_EQ(ok.scenario->etr.memerr_at_ps, (std::vector<uint64_t>{0u, 1000u, 2000000000u}));
+    // An element of a time list can be --set like an element of any list.
+    const auto appended = load(kMinimal, {"etr.memerr_at.0=1ms", "etr.memerr_at.1=2ms"});
+    ASSERT_TRUE(appended.scenario) << joined(appended);
+    EXPECT_EQ(appended.scenario->etr.memerr_at_ps,
+              (std::vector<uint64_t>{1000000000u, 2000000000u}));
+    const auto r = load(kMinimal, {"etr.memerr_at=[\"1ms\",\"1000us\",5,\"0.5ms\"]"});
+    const std::string messages = joined(r);
+    EXPECT_NE(messages.find("/etr/memerr_at/1: expected a time after 1ms, the one before it"),
+              std::string::npos)
+        << messages;
+    EXPECT_NE(messages.find("/etr/memerr_at/2: expected a time with a unit"), std::string::npos)
+        << messages;
+    EXPECT_NE(messages.find("/etr/memerr_at/3: expected a time after 1ms"), std::string::npos)
+        << messages;
+    EXPECT_EQ(r.errors.size(), 3u) << messages;
+    const auto not_a_list = load(kMinimal, {"etr.memerr_at=\"1ms\""});
+    ASSERT_EQ(not_a_list.errors.size(), 1u) << joined(not_a_list);
+    EXPECT_EQ(not_a_list.errors[0].message(),
+              "/etr/memerr_at: expected a list of times, each a time with a unit (ps, ns, us, "
+              "ms, s), e.g. \"250ns\", found \"1ms\"");
 }
 
 TEST(Loader, DerivedTracedCpus) {
