@@ -1,6 +1,7 @@
 #include "platform/builder.h"
 
 #include "models/common/rng.h"
+#include "models/coresight/etr_sg_table.h"
 #include "models/kernel/perf_abi.h"
 
 namespace ringsim::platform {
@@ -67,9 +68,11 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
         m_ports.push_back(&port);
     }
     build_buffers();
+    if (m_sc.aux.enabled) build_aux();
     build_writers();
     m_writers_running = m_writers.size();
     build_consumer();
+    if (m_sc.aux.enabled) build_aux_reader();
 }
 
 void Platform::build_buffers() {
@@ -223,9 +226,191 @@ void Platform::build_consumer() {
     m_consumer = std::make_unique<PerfConsumer>("consumer", p, mem, std::move(mmaps), *m_checker,
                                                 [this] {
                                                     m_checker->finish();
+                                                    if (m_aux_checker) m_aux_checker->finish();
                                                     m_finished = true;
                                                     sc_core::sc_stop();
                                                 });
+}
+
+EtmCpu Platform::etm_cpu(unsigned cpu) {
+    return {&m_cpus[cpu], m_ports[cpu], m_source_of_cpu[cpu]};
+}
+
+void Platform::build_aux() {
+    using namespace models::coresight;
+    // One ETM per traced CPU, with a trace ID from the range the CoreSight trace-ID
+    // allocator hands out (0x10 upward).
+    std::vector<std::pair<Picos, double>> phases;
+    for (const auto& ph : m_sc.trace.phases) phases.push_back({ph.at_ps, ph.rate});
+    m_rate = std::make_unique<TraceRate>(m_sc.trace.rate, phases);
+    m_source_of_cpu.assign(m_sc.cpus, nullptr);
+    std::vector<const EtmSource*> sources;
+    for (unsigned cpu : m_traced) {
+        m_sources.emplace_back("etm" + std::to_string(cpu), uint8_t(0x10 + cpu), *m_rate,
+                               uint32_t(m_sc.trace.sync_period));
+        m_source_of_cpu[cpu] = &m_sources.back();
+        sources.push_back(&m_sources.back());
+    }
+
+    // An AUX area beside each mapped buffer (perf record -m ,N; C7).
+    const uint64_t aux_size = m_sc.aux.pages * m_sc.page_size;
+    std::vector<CheckedAux> checked;
+    std::vector<AuxOutput> outputs;
+    for (unsigned i = 0; i < m_buffers.size(); ++i) {
+        BufferSlot& b = m_buffers[i];
+        PerfAuxParams p;
+        p.name = b.name + ".aux";
+        p.user_page = b.rb->params().user_page;
+        p.aux_size = aux_size;
+        p.overwrite = m_sc.aux.snapshot;
+        p.aux_watermark = m_sc.aux.watermark;
+        p.a = m_sc.aux_barriers.a;
+        p.head_release = m_sc.aux_barriers.b == BarrierKind::release;
+        m_auxes.emplace_back(p);
+        const Addr base = m_phys.allocate(p.name, aux_size, m_sc.page_size);
+        m_aux_bases.push_back(base);
+        checked.push_back({p.name, aux_size, base});
+        outputs.push_back({i, b.rb.get(), &m_auxes.back(), base, aux_size});
+    }
+    m_aux_checker = std::make_unique<AuxChecker>(sources, checked, m_sc.aux.snapshot,
+                                                 &m_memory.engine(), m_aux_stats);
+    m_checker->set_aux_record_sink([this](unsigned idx, uint64_t off, uint64_t size,
+                                          uint64_t flags) {
+        m_aux_checker->on_aux_record(idx, off, size, flags);
+    });
+
+    // The ETR: E1 sizes it (the AUX size when that is larger than sysfs buffer_size), E2
+    // picks its mode. One per session for CPU-bound events (shared), private per thread.
+    const uint64_t etr_size = std::max(aux_size, m_sc.etr.buffer_size);
+    const bool sg = m_sc.etr.mode == config::EtrMode::sg ||
+                    (m_sc.etr.mode == config::EtrMode::auto_ && etr_size >= (1u << 20));
+    EtrSinkParams sp;
+    sp.buffer_bytes = etr_size;
+    sp.sg = sg;
+    sp.mem_bandwidth = m_sc.etr.mem_bandwidth;
+    sp.fifo_bytes = m_sc.etr.fifo_size;
+    sp.flush_latency = m_sc.etr.flush_latency_ps;
+    sp.burst = m_sc.etr.burst;
+    sp.memerr_at = m_sc.etr.memerr_at_ps;
+    if (sg) {
+        // Data pages from the page allocator come in no particular order: the SG table is
+        // what makes them one buffer.
+        const uint64_t pages = etr_size / kSgPageSize;
+        const Addr pool = m_phys.allocate("etr.sg_pages", etr_size, kSgPageSize);
+        for (uint64_t i = 0; i < pages; ++i) sp.sg_pages.push_back(pool + i * kSgPageSize);
+        Rng rng(derive_seed(m_sc.seed, "etr.sg_pages"));
+        for (uint64_t i = pages; i > 1; --i) std::swap(sp.sg_pages[i - 1], sp.sg_pages[rng.below(i)]);
+        const uint64_t tables = sg_table_pages(pages);
+        const Addr table = m_phys.allocate("etr.sg_table", tables * kSgPageSize, kSgPageSize);
+        for (uint64_t i = 0; i < tables; ++i) sp.sg_table.push_back(table + i * kSgPageSize);
+    } else {
+        sp.flat_base = m_phys.allocate("etr.flat", etr_size, kSgPageSize);
+    }
+    EnginePort& etr_port = m_memory.agent("etr", m_sc.timing);
+    m_sinks.push_back(std::make_unique<EtrSink>("etr", sp, etr_port, *m_aux_checker));
+    EtrSink& sink = *m_sinks.back();
+    for (EtmSource& s : m_sources) sink.attach(&s);
+    sink.build_table();
+
+    CsEtmDriverParams dp;
+    dp.snapshot = m_sc.aux.snapshot;
+    dp.b = m_sc.aux_barriers.b;
+    dp.copy_bandwidth = m_sc.aux_copy_bandwidth;
+    m_driver = std::make_unique<CsEtmDriver>(dp, *m_aux_checker);
+
+    uint64_t next_id = 1000;
+    for (unsigned i = 0; i < m_buffers.size(); ++i) {
+        CsEtmEventParams ep;
+        ep.switch_every = m_sc.switch_every_ps;
+        ep.switch_out = m_sc.switch_out_ps;
+        ep.irq_work_latency = m_sc.irq_work_latency_ps;
+        ep.ipi_latency = m_sc.ipi_latency_ps;
+        ep.ctx.sample_type = sample_type_bits(m_sc.sample_type);
+        ep.ctx.sample_id_all = m_sc.sample_id_all;
+        ep.ctx.pid = kWorkloadPid;
+        ep.ctx.id = next_id++;
+        std::function<EtmCpu()> where;
+        if (m_sc.deployment == Deployment::per_thread) {
+            ep.ctx.tid = kWorkloadPid;
+            ep.migrate_every = m_sc.migrate_every_ps;
+            ep.wanted_cpu = [this](Picos t) {
+                if (!m_sc.migrate_every_ps) return m_traced.front();
+                return m_traced[(t / m_sc.migrate_every_ps) % m_traced.size()];
+            };
+            where = [this] {
+                task_target(); // moves the task when due and no record is being written
+                return etm_cpu(m_task_cpu);
+            };
+        } else {
+            const unsigned cpu = unsigned(m_buffers[i].cpu);
+            ep.ctx.tid = kWorkloadPid + cpu;
+            where = [this, cpu] { return etm_cpu(cpu); };
+        }
+        // A system-wide session traces CPUs, not a task: nothing switches it out.
+        if (m_sc.deployment == Deployment::system_wide) ep.switch_every = ep.switch_out = 0;
+        m_events.push_back(std::make_unique<CsEtmEvent>(
+            ("cs_etm_" + m_buffers[i].name).c_str(), ep, *m_driver, sink, outputs[i], where));
+    }
+}
+
+void Platform::build_aux_reader() {
+    AuxtraceReaderParams p;
+    p.snapshot = m_sc.aux.snapshot;
+    p.snapshot_size = m_sc.aux.snapshot_size;
+    p.snapshot_at = m_sc.aux.snapshot_at_ps;
+    p.copy_bandwidth = m_sc.copy_bandwidth;
+    p.write_bandwidth = m_sc.write_bandwidth;
+    p.c = m_sc.aux_barriers.c;
+    p.d = m_sc.aux_barriers.d;
+    std::vector<AuxMmap> mmaps;
+    for (unsigned i = 0; i < m_buffers.size(); ++i)
+        mmaps.push_back({m_buffers[i].rb->params().user_page, 0, 0, m_events[i].get()});
+    // No MMU yet: the tool sees the AUX pages at their kernel addresses.
+    for (unsigned i = 0; i < mmaps.size(); ++i) {
+        mmaps[i].aux = m_aux_bases[i];
+        mmaps[i].aux_size = m_sc.aux.pages * m_sc.page_size;
+    }
+    m_aux_reader = std::make_unique<AuxtraceReader>(p, *m_ports[m_sc.consumer_cpu],
+                                                    std::move(mmaps), *m_aux_checker);
+    m_consumer->set_aux(m_aux_reader.get());
+}
+
+models::AuxStats Platform::aux_stats() const {
+    AuxStats s = m_aux_stats;
+    if (!m_sc.aux.enabled) return s;
+    for (const PerfAux& a : m_auxes) {
+        s.records += a.records_emitted();
+        s.records_lost += a.records_lost();
+    }
+    const CsEtmCounters& d = m_driver->counters();
+    s.starts = d.starts;
+    s.begin_failures = d.begin_failures;
+    s.stops = d.stops;
+    s.harvests = d.harvests;
+    s.harvests_skipped_shared = d.harvest_skipped_shared;
+    s.harvested_bytes = d.harvested_bytes;
+    s.truncated = d.truncated;
+    s.barrier_packets = d.barrier_packets;
+    s.memerr_captures = d.memerr_captures;
+    s.wrapped_captures = d.wrapped_captures;
+    for (const auto& e : m_events) {
+        s.kernel_disables += e->counters().kernel_disables;
+        s.reenables += e->counters().reenables;
+    }
+    for (const auto& k : m_sinks) {
+        s.sink_captures += k->captures();
+        s.sink_bursts += k->bursts();
+        s.sink_dma_stores += k->dma_stores();
+        s.sink_overflow_bytes += k->overflow_bytes();
+    }
+    if (m_aux_reader) {
+        const auto& r = m_aux_reader->counters();
+        s.consumer_reads = r.reads;
+        s.consumer_bytes_copied = r.bytes_copied;
+        s.consumer_snapshots = r.snapshots;
+        s.consumer_lapped_reads = r.lapped_reads;
+    }
+    return s;
 }
 
 } // namespace ringsim::platform

@@ -3,7 +3,12 @@
 // and the checker, and wires them. Models receive complete parameter structs only.
 #pragma once
 
+#include "models/check/aux_checker.h"
 #include "models/check/checker.h"
+#include "models/coresight/etm_source.h"
+#include "models/coresight/etr_sink.h"
+#include "models/kernel/cs_etm_event.h"
+#include "models/user/auxtrace_reader.h"
 #include "models/kernel/cpu_state.h"
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_wakeup.h"
@@ -37,12 +42,19 @@ public:
     const models::PerfConsumer& consumer() const { return *m_consumer; }
     models::OrderingEngine& engine() { return m_memory.engine(); }
     bool finished() const { return m_finished; }
+    bool aux_enabled() const { return m_sc.aux.enabled; }
+    // The AUX path's statistics (all zero without an AUX area).
+    models::AuxStats aux_stats() const;
+    const models::AuxChecker* aux_checker() const { return m_aux_checker.get(); }
 
 private:
     models::WriteTarget task_target();
     void build_buffers();
     void build_writers();
     void build_consumer();
+    void build_aux();
+    void build_aux_reader();
+    models::EtmCpu etm_cpu(unsigned cpu);
 
     const config::Scenario& m_sc;
     std::vector<unsigned> m_traced;          // the traced CPUs
@@ -55,6 +67,18 @@ private:
     std::vector<std::unique_ptr<models::RecordWriter>> m_writers;
     std::unique_ptr<models::Checker> m_checker;
     std::unique_ptr<models::PerfConsumer> m_consumer;
+    // The AUX path (session.aux.enabled).
+    std::unique_ptr<models::coresight::TraceRate> m_rate;
+    std::deque<models::coresight::EtmSource> m_sources;
+    std::vector<models::coresight::EtmSource*> m_source_of_cpu;
+    std::deque<models::PerfAux> m_auxes;
+    std::vector<models::Addr> m_aux_bases;
+    std::vector<std::unique_ptr<models::coresight::EtrSink>> m_sinks;
+    std::unique_ptr<models::AuxChecker> m_aux_checker;
+    std::unique_ptr<models::CsEtmDriver> m_driver;
+    std::vector<std::unique_ptr<models::CsEtmEvent>> m_events;
+    std::unique_ptr<models::AuxtraceReader> m_aux_reader;
+    models::AuxStats m_aux_stats;
     bool m_finished = false;
     size_t m_writers_running = 0;
     void writer_done();

@@ -48,9 +48,16 @@ BufferStats total_stats(const Platform& p) {
     return t;
 }
 
+json aux_object(const models::AuxStats& a) {
+    json obj = json::object();
+    for (const auto& d : models::aux_stat_defs()) put_path(obj, d.path, models::aux_stat_value(a, d));
+    return obj;
+}
+
 json stats_json(const Platform& p) {
     json out;
     out["total"] = stats_object(total_stats(p));
+    if (p.aux_enabled()) out["total"]["aux"] = aux_object(p.aux_stats());
     json buffers = json::array();
     for (const BufferSlot& b : p.buffers()) {
         json obj = stats_object(b.stats);
@@ -77,10 +84,49 @@ json run_json(const Platform& p, const RunInfo& info) {
     out["records_per_second"] =
         info.wall_seconds > 0 ? double(t.records_produced) / info.wall_seconds : 0.0;
     out["data_lost"] = t.records_lost + t.records_overwritten + t.records_unread > 0;
-    out["violations"] = t.violations_total;
+    out["violations"] = t.violations_total + p.aux_stats().violations_total;
+    if (p.aux_enabled()) {
+        const models::AuxStats a = p.aux_stats();
+        out["aux_data_lost"] = a.bytes_lost + a.bytes_unread + a.bytes_corrupted > 0;
+    }
     out["completed"] = p.finished();
     out["effective_config"] = info.effective;
     return out;
+}
+
+void print_aux_summary(std::ostream& out, const models::AuxStats& a) {
+    using models::GapCause;
+    out << "\nAUX: " << a.records_delivered << " PERF_RECORD_AUX in perf.data, "
+        << a.harvests << " harvests, " << a.consumer_reads << " AUX reads";
+    if (a.consumer_snapshots) out << ", " << a.consumer_snapshots << " snapshots";
+    out << "\n";
+    // perf_session__warn_about_errors (C9).
+    if (a.truncated_delivered)
+        out << "perf: AUX data lost " << a.truncated_delivered << " times out of "
+            << a.records_delivered << "!\n";
+    else
+        out << "perf: no AUX loss warning (no PERF_RECORD_AUX with TRUNCATED)\n";
+    out << "ringsim: trace produced " << a.bytes_produced << " = delivered " << a.bytes_delivered
+        << " + lost " << a.bytes_lost << " + unread " << a.bytes_unread;
+    if (a.bytes_corrupted) out << " + corrupted " << a.bytes_corrupted;
+    out << " bytes";
+    out << (a.bytes_produced ==
+                    a.bytes_delivered + a.bytes_lost + a.bytes_unread + a.bytes_corrupted
+                ? ""
+                : "  (DOES NOT ADD UP)")
+        << "\n";
+    for (size_t c = 0; c < models::kGapCauses; ++c) {
+        if (!a.gaps_by_cause[c] && !a.lost_by_cause[c]) continue;
+        out << "ringsim:   " << std::left << std::setw(20) << models::to_string(GapCause(c))
+            << std::right << std::setw(8) << a.gaps_by_cause[c] << " gaps "
+            << std::setw(12) << a.lost_by_cause[c]
+            << (c >= models::kLossCauses ? " bytes not traced\n" : " bytes lost\n");
+    }
+    if (a.violations_total)
+        out << "ringsim: " << a.violations_total << " AUX VIOLATIONS (stale "
+            << a.violations_stale << ", overwritten " << a.violations_overwritten
+            << ", unexplained " << a.violations_unexplained << ", duplicated "
+            << a.violations_duplicated << ", accounting " << a.violations_accounting << ")\n";
 }
 
 void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
@@ -137,6 +183,18 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
         << " record bytes delivered, " << t.wakeups << " wakeups ("
         << t.wakeups_delivered << " delivered), " << t.consumer_polls << " polls\n";
 
+    if (p.aux_enabled()) print_aux_summary(out, p.aux_stats());
+
+    if (p.aux_checker()) {
+        for (const auto& v : p.aux_checker()->violations()) {
+            out << "\nAUX violation (" << v.kind << ", " << v.buffer << ", seen at "
+                << human_time(v.at_ps) << "):\n";
+            std::istringstream lines(v.explanation);
+            for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+            if (!v.fix.empty()) out << "  Fix: " << v.fix << "\n";
+            break; // the first in full; violations.json lists the others
+        }
+    }
     if (!t.violations_total) {
         out << "ringsim: no violations\n";
     } else {
@@ -176,8 +234,19 @@ json violations_json(const Platform& p) {
                         {"barriers", v.barriers},
                         {"explanation", v.explanation},
                         {"fix", v.fix}});
+    if (p.aux_checker())
+        for (const auto& v : p.aux_checker()->violations())
+            list.push_back({{"kind", v.kind},
+                            {"buffer", v.buffer},
+                            {"position", v.pos},
+                            {"seen_at_ps", v.at_ps},
+                            {"barriers", v.barriers},
+                            {"explanation", v.explanation},
+                            {"fix", v.fix}});
     const BufferStats t = total_stats(p);
-    return {{"total", t.violations_total}, {"listed", list.size()}, {"violations", list}};
+    return {{"total", t.violations_total + p.aux_stats().violations_total},
+            {"listed", list.size()},
+            {"violations", list}};
 }
 
 void print_stat_defs(std::ostream& out) {
@@ -186,6 +255,10 @@ void print_stat_defs(std::ostream& out) {
     out << "Statistics in stats.json, under \"total\" and under each entry of \"buffers\":\n\n";
     for (const auto& d : models::buffer_stat_defs())
         out << "  " << std::left << std::setw(int(w) + 2) << d.path << std::setw(12) << d.unit
+            << d.description << "\n";
+    out << "\nStatistics of the AUX path, under \"total.aux\" (with session.aux.enabled):\n\n";
+    for (const auto& d : models::aux_stat_defs())
+        out << "  " << std::left << std::setw(36) << d.path << std::setw(12) << d.unit
             << d.description << "\n";
 }
 
@@ -210,6 +283,18 @@ std::string stat_defs_markdown() {
       << "| path | unit | description |\n|---|---|---|\n";
     for (const auto& d : models::buffer_stat_defs())
         o << "| `" << d.path << "` | " << d.unit << " | " << d.description << " |\n";
+    o << "\n## The AUX path\n\n"
+      << "With `session.aux.enabled`, `total` also holds `aux`, from\n"
+      << "`models/common/aux_stats.cpp`. Trace bytes are the ETMs' own bytes (count packets,\n"
+      << "A-Sync and Trace Info), not the formatter's frames. The checker closes these books\n"
+      << "per source: `bytes.produced = bytes.delivered + bytes.lost + bytes.unread +\n"
+      << "bytes.corrupted`, `bytes.lost` is the sum of the first seven `lost_by_cause.*`, and\n"
+      << "the last two (`stop_window`, `aux_disabled`) count trace never produced, also in\n"
+      << "`bytes.untraced`. Each gap in a source's decoded counts is counted once, under its\n"
+      << "first cause, in `gaps_by_cause.*`.\n\n"
+      << "| path | unit | description |\n|---|---|---|\n";
+    for (const auto& d : models::aux_stat_defs())
+        o << "| `aux." << d.path << "` | " << d.unit << " | " << d.description << " |\n";
     return o.str();
 }
 

@@ -49,6 +49,7 @@ const CopySource* source_at(const std::vector<CopySource>& src, uint64_t off) {
 
 struct Checker::Stream : RecordObserver {
     const OrderingEngine* engine = nullptr;
+    unsigned idx = 0;
     CheckedBuffer buf;
     Ledger ledger;
     uint64_t next_pos = 0;            // where the carried bytes continue
@@ -83,6 +84,7 @@ Checker::Checker(std::vector<CheckedBuffer> buffers, const OrderingEngine* engin
     : m_engine(engine), m_keep(keep_violations) {
     for (auto& b : buffers) {
         m_streams.push_back(std::make_unique<Stream>(std::move(b)));
+        m_streams.back()->idx = unsigned(m_streams.size() - 1);
         m_streams.back()->engine = engine;
     }
 }
@@ -240,6 +242,12 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
         } else {
             ++st.records_delivered;
             st.bytes_delivered += n;
+            if (m_on_aux_record && n >= perf::kAuxRecordSize &&
+                perf::parse_header(data, n)->type == PERF_RECORD_AUX) {
+                uint64_t f[3];
+                std::memcpy(f, data + perf::kHeaderSize, sizeof f);
+                m_on_aux_record(s.idx, f[0], f[1], f[2]);
+            }
         }
         s.ledger.keep_delivered(std::move(entry));
         return;

@@ -14,6 +14,7 @@
 #include "models/memory/ordering_engine.h"
 #include "models/user/perf_consumer.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +63,11 @@ public:
     // Closes the books at the end of the run: unread records, the accounting identity.
     void finish();
 
+    // Called for every intact PERF_RECORD_AUX delivered: buffer, aux_offset, aux_size, flags.
+    void set_aux_record_sink(std::function<void(unsigned, uint64_t, uint64_t, uint64_t)> f) {
+        m_on_aux_record = std::move(f);
+    }
+
     // The first violations, in the order found (all are counted in the stats).
     const std::vector<Violation>& violations() const { return m_violations; }
 
@@ -79,6 +85,7 @@ private:
     const OrderingEngine* m_engine;
     std::vector<Violation> m_violations;
     size_t m_keep;
+    std::function<void(unsigned, uint64_t, uint64_t, uint64_t)> m_on_aux_record;
 };
 
 } // namespace ringsim::models

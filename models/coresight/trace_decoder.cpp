@@ -10,7 +10,8 @@ struct TraceDecoder::Source : EtmListener {
     Source(TraceDecoder& owner_, uint8_t id_) : owner(owner_), id(id_), decoder(this) {}
 
     void on_gap(uint64_t /*pos*/, const EtmGap& gap) override { owner.record_gap(*this, gap); }
-    void on_count(uint64_t /*pos*/, uint64_t /*count*/) override {
+    void on_count(uint64_t /*pos*/, uint64_t count) override {
+        if (owner.options_.on_count) owner.options_.on_count(id, count);
         barrier_since_count = false;
         discontinuity_since_count = false;
     }

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -37,6 +38,9 @@ struct TraceDecoderOptions {
     size_t max_gaps = 1u << 16;
     // Barrier positions kept in barrier_offsets().
     size_t max_barriers = 1u << 16;
+    // Called for every count packet decoded, with its trace ID (the checker's ground truth
+    // comparison); empty: not called.
+    std::function<void(uint8_t, uint64_t)> on_count;
 };
 
 // A count of one source that did not follow the previous count of that source by exactly 1.

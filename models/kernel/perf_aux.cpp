@@ -55,20 +55,27 @@ bool PerfAux::output_end(Handle& h, MemoryPort& mem, uint64_t size, PerfBuffer& 
         m_aux_head += size;
     }
     // An OVERWRITE flag alone is not worth a record.
-    if (size || (h.flags & ~uint64_t(PERF_AUX_FLAG_OVERWRITE))) {
+    m_last_offset = rec_offset;
+    m_last_written = false;
+    m_last_due = size || (h.flags & ~uint64_t(PERF_AUX_FLAG_OVERWRITE));
+    if (m_last_due) {
         perf::encode_aux(m_scratch, writer, rec_offset, size, h.flags);
         PerfBuffer::Handle out;
         if (rb.output_begin(out, mem, writer, m_scratch.size())) {
             rb.output_record(out, mem, m_scratch);
             rb.output_end(out, mem);
             ++m_records;
+            m_last_written = true;
         } else {
             ++m_records_lost; // the AUX bytes stay, without their record (A5, D11)
         }
     }
     // WRITE_ONCE(aux_head): no barrier here; ordering the trace bytes before it is the
     // driver's (B).
-    mem.store(m_p.user_page + perf::kOffAuxHead, m_aux_head, 8);
+    if (m_p.head_release)
+        mem.store_release(m_p.user_page + perf::kOffAuxHead, m_aux_head, 8, Barrier::B);
+    else
+        mem.store(m_p.user_page + perf::kOffAuxHead, m_aux_head, 8);
     // rb_need_aux_wakeup.
     if (!m_p.overwrite && m_aux_head - m_aux_wakeup >= m_watermark) {
         m_aux_wakeup = m_aux_head - m_aux_head % m_watermark; // rounddown

@@ -22,6 +22,7 @@ struct PerfAuxParams {
     bool overwrite = false;       // read-only AUX mapping: snapshot mode (A7)
     uint64_t aux_watermark = 0;   // attr.aux_watermark; 0 = aux_size / 2 (M3)
     BarrierKind a = BarrierKind::ctrl; // (A) for AUX: ctrl | none
+    bool head_release = false;  // the driver's (B) built as a release store of aux_head
 };
 
 class PerfAux {
@@ -53,6 +54,10 @@ public:
     // perf_event_disable_inatomic was requested (no room at begin, or TRUNCATED at end).
     bool disable_requested() const { return m_disable; }
     void clear_disable() { m_disable = false; } // PERF_EVENT_IOC_ENABLE from the tool (A9)
+    // The last output_end's PERF_RECORD_AUX: whether one was due and written, and its offset.
+    bool last_record_due() const { return m_last_due; }
+    bool last_record_written() const { return m_last_written; }
+    uint64_t last_record_offset() const { return m_last_offset; }
     uint64_t records_emitted() const { return m_records; }
     uint64_t records_lost() const { return m_records_lost; }
 
@@ -64,6 +69,8 @@ private:
     bool m_nest = false;       // rb->aux_nest
     bool m_disable = false;
     uint64_t m_records = 0, m_records_lost = 0;
+    bool m_last_due = false, m_last_written = false;
+    uint64_t m_last_offset = 0;
     std::vector<uint8_t> m_scratch;
 };
 

@@ -54,6 +54,8 @@ uint64_t lost_size(const RecordContext& c) { return kLostRecordSize + trailer(c)
 uint64_t switch_size(const RecordContext& c) { return kSwitchRecordSize + trailer(c); }
 uint64_t comm_size(const RecordContext& c) { return kCommRecordSize + trailer(c); }
 uint64_t aux_size(const RecordContext& c) { return kAuxRecordSize + trailer(c); }
+uint64_t itrace_start_size(const RecordContext& c) { return kHeaderSize + 8 + trailer(c); }
+uint64_t aux_output_hw_id_size(const RecordContext& c) { return kHeaderSize + 8 + trailer(c); }
 
 void encode_sample(std::vector<uint8_t>& out, const RecordContext& c, uint64_t size,
                    uint64_t seq, uint64_t period) {
@@ -119,6 +121,25 @@ void encode_aux(std::vector<uint8_t>& out, const RecordContext& c, uint64_t aux_
     w.u64(aux_offset);
     w.u64(size);
     w.u64(flags);
+    put_sample_id(w, c);
+}
+
+} // namespace ringsim::models::perf
+
+namespace ringsim::models::perf {
+
+void encode_itrace_start(std::vector<uint8_t>& out, const RecordContext& c) {
+    Writer w(out);
+    w.header(PERF_RECORD_ITRACE_START, 0, itrace_start_size(c));
+    w.u32(c.pid);
+    w.u32(c.tid);
+    put_sample_id(w, c);
+}
+
+void encode_aux_output_hw_id(std::vector<uint8_t>& out, const RecordContext& c, uint64_t hw_id) {
+    Writer w(out);
+    w.header(PERF_RECORD_AUX_OUTPUT_HW_ID, 0, aux_output_hw_id_size(c));
+    w.u64(hw_id);
     put_sample_id(w, c);
 }
 

@@ -31,10 +31,19 @@ void encode_comm(std::vector<uint8_t>& out, const RecordContext& ctx, const char
 void encode_aux(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t aux_offset,
                 uint64_t aux_size, uint64_t flags);
 
+// PERF_RECORD_ITRACE_START {pid, tid} (perf_log_itrace_start, P4).
+void encode_itrace_start(std::vector<uint8_t>& out, const RecordContext& ctx);
+// PERF_RECORD_AUX_OUTPUT_HW_ID {hw_id}: for CoreSight the source's trace ID in the low 7
+// bits, version 0 (etm_event_start, perf_report_aux_output_id).
+void encode_aux_output_hw_id(std::vector<uint8_t>& out, const RecordContext& ctx,
+                             uint64_t hw_id);
+
 // Sizes of the same records without building them (the size perf_prepare_header computes).
 uint64_t lost_size(const RecordContext& ctx);
 uint64_t switch_size(const RecordContext& ctx);
 uint64_t comm_size(const RecordContext& ctx);
 uint64_t aux_size(const RecordContext& ctx);
+uint64_t itrace_start_size(const RecordContext& ctx);
+uint64_t aux_output_hw_id_size(const RecordContext& ctx);
 
 } // namespace ringsim::models::perf

@@ -15,6 +15,7 @@ class EnginePort final : public MemoryPort {
 public:
     EnginePort(OrderingEngine& engine, unsigned agent) : m_engine(engine), m_agent(agent) {}
     unsigned agent() const { return m_agent; }
+    OrderingEngine& engine() { return m_engine; }
 
     LoadTicket issue_load(Addr addr, uint64_t n, bool acquire, Barrier label) override {
         return m_engine.load(m_agent, now(), addr, n, acquire, label);

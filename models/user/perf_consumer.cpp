@@ -96,10 +96,22 @@ void PerfConsumer::deliver(const Copy& c) {
 void PerfConsumer::consumer_thread() {
     // builtin-record.c : __cmd_record's loop. A pass that found nothing polls; once the
     // workload has exited, the first pass that finds nothing ends the loop.
+    bool disabled = false;
     for (;;) {
+        if (m_exited && !disabled && m_aux) {
+            // evlist__disable once done: the events stop, and their AUX data is committed
+            // (P2, E5) before the last passes read it.
+            m_aux->on_exit();
+            disabled = true;
+        }
+        if (m_aux && m_aux->next_due() && m_aux->next_due() <= now_ps() && !m_exited)
+            m_aux->run_due();
         bool hits = false;
-        for (unsigned i = 0; i < m_mmaps.size(); ++i)
-            if (!m_mmaps[i].backward) hits |= read_forward(i);
+        for (unsigned i = 0; i < m_mmaps.size(); ++i) {
+            if (m_mmaps[i].backward) continue;
+            hits |= read_forward(i);
+            if (m_aux) hits |= m_aux->after_data_read(i); // C5: data, then its AUX
+        }
         if (snapshot_due()) {
             m_next_snapshot += m_p.snapshot_every;
             for (unsigned i = 0; i < m_mmaps.size(); ++i)
@@ -141,8 +153,11 @@ void PerfConsumer::poll() {
     }
     if (!ready) {
         Picos until = m_p.poll_timeout;
-        if (m_p.snapshot_every && m_next_snapshot > now_ps())
-            until = until ? std::min(until, m_next_snapshot - now_ps()) : m_next_snapshot - now_ps();
+        auto wake_at = [&until](Picos at) {
+            if (at > now_ps()) until = until ? std::min(until, at - now_ps()) : at - now_ps();
+        };
+        if (m_p.snapshot_every) wake_at(m_next_snapshot);
+        if (m_aux && m_aux->next_due()) wake_at(m_aux->next_due());
         if (until) sc_core::wait(ps(until), any);
         else sc_core::wait(any);
         if (m_p.wakeup_latency) sc_core::wait(ps(m_p.wakeup_latency));

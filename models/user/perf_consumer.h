@@ -9,7 +9,8 @@
 // pause output, perf_mmap__push from data_head back to prev (overwrite_rb_find_range when
 // full), resume.
 // The loop follows builtin-record.c : record__mmap_read_all and its poll (C5).
-// Leaves out: AUX reads (a later model), compression, and threads (--threads).
+// The AUX reads after each data pass are auxtrace_reader.h's, through AuxHooks.
+// Leaves out: compression, and threads (--threads).
 #pragma once
 
 #include "models/common/buffer_stats.h"
@@ -56,6 +57,20 @@ public:
     virtual void on_skipped(unsigned idx, uint64_t from, uint64_t to) = 0;
 };
 
+// The AUX side of the tool (auxtrace_reader.h), driven by the consumer's loop.
+class AuxHooks {
+public:
+    virtual ~AuxHooks() = default;
+    // After the data pass of mmap idx: its AUX read (C5, C6). True when it read anything.
+    virtual bool after_data_read(unsigned idx) = 0;
+    // When the tool must next act on its own (a snapshot, C8); 0: never.
+    virtual Picos next_due() const = 0;
+    // Does what is due now.
+    virtual void run_due() = 0;
+    // The workload exited: perf record disables its events before the last passes.
+    virtual void on_exit() = 0;
+};
+
 struct ConsumerMmap {
     PerfBuffer* rb = nullptr;      // for PERF_EVENT_IOC_PAUSE_OUTPUT
     PerfWakeup* wakeup = nullptr;  // the fd's poll state
@@ -96,6 +111,9 @@ public:
     // The workload has exited (SIGCHLD): drain what is left and finish. Called once every
     // record writer is done, so no record is still being written.
     void workload_exited();
+
+    // The AUX reader; set before the simulation starts.
+    void set_aux(AuxHooks* aux) { m_aux = aux; }
 
     uint64_t polls() const { return m_polls; }
     uint64_t keep_up_warnings() const { return m_keep_up_failures; }
@@ -138,6 +156,7 @@ private:
     std::vector<MmapState> m_state;
     ConsumerObserver& m_observer;
     std::function<void()> m_on_finished;
+    AuxHooks* m_aux = nullptr;
     bool m_user_paused = false;
     bool m_exited = false;
     sc_core::sc_event m_sigchld;

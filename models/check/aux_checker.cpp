@@ -1,0 +1,497 @@
+#include "models/check/aux_checker.h"
+
+#include "models/coresight/formatter.h"
+#include "models/kernel/perf_abi.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+namespace ringsim::models {
+
+using coresight::AuxCommit;
+using coresight::EtmSource;
+using coresight::FrameRun;
+using coresight::TraceLoss;
+
+namespace {
+constexpr uint64_t kFrame = coresight::kFrameSize;
+Picos now_ps() { return sc_core::sc_time_stamp().value(); }
+
+GapCause cause_of(TraceLoss l) { return static_cast<GapCause>(static_cast<uint8_t>(l)); }
+GapCause cause_of(coresight::UntracedCause u) {
+    return u == coresight::UntracedCause::aux_disabled ? GapCause::aux_disabled
+                                                       : GapCause::stop_window;
+}
+} // namespace
+
+struct AuxChecker::Source {
+    const EtmSource* src = nullptr;
+    IntervalMap<Tag> fates;                  // source bytes: lost / unread / corrupted
+    std::map<uint64_t, uint64_t> decoded;    // count runs [first, end)
+    uint64_t duplicates = 0;
+    uint64_t decoded_packets = 0, decoded_sync_bytes = 0;
+
+    void add_count(uint64_t c) {
+        if (!decoded.empty()) {
+            auto last = std::prev(decoded.end());
+            if (last->second == c) {
+                ++last->second;
+                return;
+            }
+        }
+        auto it = decoded.upper_bound(c);
+        if (it != decoded.begin() && std::prev(it)->second > c) {
+            ++duplicates;
+            return;
+        }
+        if (it != decoded.begin() && std::prev(it)->second == c) {
+            ++std::prev(it)->second;
+            if (it != decoded.end() && it->first == c + 1) {
+                std::prev(it)->second = it->second;
+                decoded.erase(it);
+            }
+            return;
+        }
+        decoded[c] = c + 1;
+    }
+};
+
+struct AuxChecker::Aux {
+    struct Commit {
+        AuxCommit c;
+        coresight::EtrFrameLog log; // the commit's frames, renumbered from 0
+        uint64_t data_off = 0;      // AUX position of frame 0
+    };
+    struct Chunk {
+        uint64_t pos = 0;
+        std::vector<uint8_t> bytes;
+    };
+    explicit Aux(const CheckedAux& info_, AuxChecker& owner) : info(info_) {
+        coresight::TraceDecoderOptions o;
+        o.on_count = [&owner](uint8_t id, uint64_t count) {
+            if (Source* s = owner.source(id)) {
+                s->add_count(count);
+                ++s->decoded_packets;
+            }
+            ++owner.m_stats.decoded_packets;
+        };
+        decoder = std::make_unique<coresight::TraceDecoder>(o);
+    }
+    CheckedAux info;
+    std::deque<Commit> commits;
+    IntervalMap<bool> covered;    // AUX bytes a delivered PERF_RECORD_AUX describes
+    IntervalMap<uint8_t> consumed; // AUX bytes the checker has dealt with (1 fed, 2 other)
+    std::deque<Chunk> pending;
+    std::unique_ptr<coresight::TraceDecoder> decoder;
+    uint64_t max_end = 0; // the newest committed AUX position
+};
+
+AuxChecker::AuxChecker(std::vector<const EtmSource*> sources, std::vector<CheckedAux> auxes,
+                       bool snapshot, const OrderingEngine* engine, AuxStats& stats,
+                       size_t keep_violations)
+    : m_snapshot(snapshot), m_engine(engine), m_stats(stats), m_keep(keep_violations) {
+    for (const EtmSource* s : sources) {
+        auto src = std::make_unique<Source>();
+        src->src = s;
+        m_sources.push_back(std::move(src));
+    }
+    for (const CheckedAux& a : auxes) m_auxes.push_back(std::make_unique<Aux>(a, *this));
+}
+
+AuxChecker::~AuxChecker() = default;
+
+AuxChecker::Source* AuxChecker::source(uint8_t id) {
+    for (auto& s : m_sources)
+        if (s->src->trace_id() == id) return s.get();
+    return nullptr;
+}
+
+void AuxChecker::on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, TraceLoss why) {
+    if (Source* s = source(id)) s->fates.insert(src_off, src_off + n, {Fate::lost, cause_of(why)});
+}
+
+void AuxChecker::on_aux_commit(const AuxCommit& c) {
+    Aux& a = *m_auxes.at(c.aux);
+    Aux::Commit& k = a.commits.emplace_back();
+    k.c = c;
+    k.data_off = c.aux_off + (c.barrier ? kFrame : 0);
+    for (const FrameRun& r : c.runs) k.log.append(r.trace_id, r.src_off, r.src_bytes);
+    a.max_end = std::max(a.max_end, c.aux_off + c.size);
+    if (!c.record_written) {
+        // D11: nothing will describe these bytes; perf's decoder will not look at them.
+        a.consumed.insert(c.aux_off, c.aux_off + c.size, 2);
+        tag_aux(a, c.aux_off, c.aux_off + c.size, {Fate::lost, GapCause::record_lost});
+    }
+    if (m_snapshot && c.size > a.info.size) {
+        // E6: the copy wrapped inside the AUX buffer and overwrote its own beginning.
+        const uint64_t gone = c.aux_off + c.size - a.info.size;
+        tag_aux(a, c.aux_off, gone, {Fate::lost, GapCause::snapshot_overwrite});
+        a.consumed.insert(c.aux_off, gone, 2);
+    }
+}
+
+void AuxChecker::trace_behind(const Aux& a, uint64_t first, uint64_t end,
+                              const std::function<void(uint8_t, uint64_t, uint64_t)>& f) const {
+    std::vector<FrameRun> runs;
+    for (const Aux::Commit& k : a.commits) {
+        const uint64_t lo = std::max(first, k.data_off);
+        const uint64_t hi = std::min(end, k.c.aux_off + k.c.size);
+        if (lo >= hi) continue;
+        const uint64_t f0 = (lo - k.data_off) / kFrame;
+        const uint64_t f1 = std::min(k.log.frames(), (hi - k.data_off + kFrame - 1) / kFrame);
+        if (f1 <= f0) continue;
+        runs.clear();
+        k.log.runs_in(f0, f1 - f0, runs);
+        for (const FrameRun& r : runs) f(r.trace_id, r.src_off, r.src_bytes);
+    }
+}
+
+void AuxChecker::tag_aux(const Aux& a, uint64_t first, uint64_t end, Tag tag) {
+    trace_behind(a, first, end, [this, tag](uint8_t id, uint64_t off, uint64_t n) {
+        if (Source* s = source(id)) s->fates.insert(off, off + n, tag);
+    });
+}
+
+void AuxChecker::expected_bytes(const Aux& a, uint64_t pos, uint64_t n, uint8_t* out,
+                                std::vector<uint64_t>* seqs) const {
+    std::memset(out, 0, n);
+    if (seqs) seqs->assign(n, 0);
+    std::vector<uint8_t> frames;
+    auto stream_of = [this](uint8_t id) -> const coresight::EtmStream& {
+        for (const auto& s : m_sources)
+            if (s->src->trace_id() == id) return s->src->stream();
+        throw ModelError("aux checker: unknown trace ID");
+    };
+    for (const Aux::Commit& k : a.commits) {
+        // A later commit at the same position (snapshot laps) wins: walk all in order.
+        const uint64_t lo = std::max(pos, k.c.aux_off);
+        const uint64_t hi = std::min(pos + n, k.c.aux_off + k.c.size);
+        if (lo >= hi) continue;
+        if (k.c.barrier && lo < k.data_off) {
+            uint8_t barrier[coresight::kBarrierSize];
+            coresight::insert_barrier_packet(barrier);
+            for (uint64_t p = lo; p < std::min(hi, k.data_off); ++p)
+                out[p - pos] = barrier[p - k.c.aux_off];
+        }
+        const uint64_t dlo = std::max(lo, k.data_off);
+        if (dlo < hi) {
+            const uint64_t f0 = (dlo - k.data_off) / kFrame;
+            const uint64_t f1 = std::min(k.log.frames(), (hi - k.data_off + kFrame - 1) / kFrame);
+            if (f1 > f0) {
+                frames.resize((f1 - f0) * kFrame);
+                k.log.materialize(f0, f1 - f0, stream_of, frames.data());
+                const uint64_t from = k.data_off + f0 * kFrame;
+                const uint64_t to = std::min(hi, from + frames.size());
+                std::memcpy(out + (dlo - pos), frames.data() + (dlo - from), to - dlo);
+            }
+        }
+        if (seqs)
+            for (const AuxCommit::Store& st : k.c.stores) {
+                const uint64_t s0 = std::max(lo, st.aux_off), s1 = std::min(hi, st.aux_off + st.len);
+                for (uint64_t p = s0; p < s1; ++p) (*seqs)[p - pos] = st.seq;
+            }
+    }
+}
+
+void AuxChecker::on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
+                               const std::vector<CopySource>& sources, const CopyContext& ctx) {
+    Aux& a = *m_auxes.at(idx);
+    verify(a, pos, data, n, sources, ctx);
+    pump(a);
+}
+
+void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
+                        const std::vector<CopySource>& src, const CopyContext& ctx) {
+    m_expect.resize(n);
+    expected_bytes(a, pos, n, m_expect.data(), nullptr);
+    uint64_t i = 0;
+    while (i < n) {
+        // The longest run that matches, then the longest that does not.
+        uint64_t j = i;
+        while (j < n && data[j] == m_expect[j]) ++j;
+        if (j > i) a.pending.push_back({pos + i, std::vector<uint8_t>(data + i, data + j)});
+        if (j == n) break;
+        uint64_t k = j;
+        while (k < n && data[k] != m_expect[k]) ++k;
+        // Round out to whole frames: a frame with one wrong byte is not decodable.
+        const uint64_t bad0 = pos + j - (pos + j) % kFrame;
+        const uint64_t bad1 = std::min(pos + n, (pos + k + kFrame - 1) / kFrame * kFrame);
+        if (!a.pending.empty() && a.pending.back().pos + a.pending.back().bytes.size() > bad0) {
+            Aux::Chunk& c = a.pending.back();
+            c.bytes.resize(bad0 > c.pos ? bad0 - c.pos : 0);
+            if (c.bytes.empty()) a.pending.pop_back();
+        }
+        // Where did the wrong bytes come from? Older stores: stale; newer: overwritten.
+        std::vector<uint64_t> seqs;
+        std::vector<uint8_t> tmp(k - j);
+        expected_bytes(a, pos + j, k - j, tmp.data(), &seqs);
+        uint64_t actual = 0;
+        for (const CopySource& s : src)
+            if (s.offset <= j && j < s.offset + s.length) actual = s.store_seq;
+        const bool stale = actual == 0 || actual < seqs.front();
+        (stale ? m_stats.violations_stale : m_stats.violations_overwritten)++;
+        std::ostringstream ex;
+        ex << "The tool read AUX bytes [" << pos + j << ", " << pos + k << ") of " << a.info.name
+           << " after loading aux_head = " << ctx.head_value << " (load #" << ctx.head_load_seq
+           << ").\n";
+        if (stale)
+            ex << "They still held " << (actual ? "older data (store #" + std::to_string(actual) + ")"
+                                                : "memory older than the driver's copy")
+               << ": the driver's copy (store #" << seqs.front()
+               << ") had not reached them, although the aux_head store after it had.\n";
+        else
+            ex << "They held store #" << actual << ", from a later harvest that reused the space "
+               << "while the tool was still reading it (its aux_tail store #" << ctx.tail_store_seq
+               << " was visible too early).\n";
+        add(a.info.name, stale ? "stale" : "overwritten", pos + j, stale ? "B, C" : "A, D",
+            ex.str(),
+            stale ? "Keep (B) for AUX (the driver's smp_wmb) and (C) for AUX (perf's smp_rmb)."
+                  : "Keep (A) for AUX (the control dependency on aux_tail) and (D) for AUX "
+                    "(perf's smp_mb before the aux_tail store).");
+        a.consumed.insert(bad0, bad1, 3);
+        tag_aux(a, bad0, bad1, {Fate::corrupted, GapCause::count});
+        i = bad1 - pos;
+    }
+}
+
+void AuxChecker::on_aux_record(unsigned idx, uint64_t offset, uint64_t size, uint64_t flags) {
+    if (idx >= m_auxes.size()) return;
+    Aux& a = *m_auxes[idx];
+    ++m_stats.records_delivered;
+    if (flags & PERF_AUX_FLAG_TRUNCATED) ++m_stats.truncated_delivered;
+    // A5: normal mode names the first new byte; overwrite mode the new head.
+    const uint64_t first = (flags & PERF_AUX_FLAG_OVERWRITE) ? offset - size : offset;
+    if (size) a.covered.insert(first, first + size, true);
+    pump(a);
+}
+
+void AuxChecker::pump(Aux& a) {
+    while (!a.pending.empty()) {
+        Aux::Chunk& c = a.pending.front();
+        const uint64_t end = c.pos + c.bytes.size();
+        uint64_t at = c.pos;
+        while (at < end) {
+            if (const auto* cov = a.covered.find(at)) {
+                const uint64_t stop = std::min(end, cov->second.end);
+                feed(a, at, c.bytes.data() + (at - c.pos), stop - at);
+                at = stop;
+                continue;
+            }
+            if (const auto* done = a.consumed.find(at)) { // no record will come
+                at = std::min(end, done->second.end);
+                continue;
+            }
+            break; // its record has not arrived yet
+        }
+        if (at == end) {
+            a.pending.pop_front();
+            continue;
+        }
+        c.bytes.erase(c.bytes.begin(), c.bytes.begin() + (at - c.pos));
+        c.pos = at;
+        break;
+    }
+}
+
+void AuxChecker::feed(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n) {
+    a.decoder->feed(pos, data, n);
+    a.consumed.insert(pos, pos + n, 1);
+}
+
+void AuxChecker::add(std::string where, std::string kind, uint64_t pos, std::string barriers,
+                     std::string explanation, std::string fix) {
+    ++m_stats.violations_total;
+    if (m_violations.size() >= m_keep) return;
+    Violation v;
+    v.buffer = std::move(where);
+    v.kind = std::move(kind);
+    v.pos = pos;
+    v.at_ps = now_ps();
+    v.barriers = std::move(barriers);
+    v.explanation = std::move(explanation);
+    v.fix = std::move(fix);
+    m_violations.push_back(std::move(v));
+}
+
+void AuxChecker::finish() {
+    for (auto& ap : m_auxes) {
+        Aux& a = *ap;
+        // Bytes read whose record was written but never reached perf.data.
+        for (const Aux::Chunk& c : a.pending) {
+            tag_aux(a, c.pos, c.pos + c.bytes.size(), {Fate::lost, GapCause::record_lost});
+            a.consumed.insert(c.pos, c.pos + c.bytes.size(), 2);
+        }
+        a.pending.clear();
+        a.decoder->finish();
+        // Committed bytes the tool never read: still there (unread), or overwritten by a
+        // later commit in a snapshot buffer (D6).
+        for (const Aux::Commit& k : a.commits) {
+            uint64_t at = k.c.aux_off;
+            const uint64_t end = k.c.aux_off + k.c.size;
+            auto leftover = [&](uint64_t lo, uint64_t hi) {
+                const uint64_t live = a.max_end > a.info.size ? a.max_end - a.info.size : 0;
+                const uint64_t split = std::clamp(live, lo, hi);
+                if (split > lo)
+                    tag_aux(a, lo, split,
+                            m_snapshot ? Tag{Fate::lost, GapCause::snapshot_overwrite}
+                                       : Tag{Fate::corrupted, GapCause::count});
+                if (hi > split) tag_aux(a, split, hi, {Fate::unread, GapCause::count});
+            };
+            a.consumed.for_each_in(at, end, [&](uint64_t lo, uint64_t hi, const uint8_t&) {
+                if (lo > at) leftover(at, lo);
+                at = hi;
+            });
+            if (at < end) leftover(at, end);
+        }
+    }
+    for (auto& s : m_sources) close_source(*s);
+}
+
+void AuxChecker::close_source(Source& s) {
+    const coresight::EtmStream& st = s.src->stream();
+    const uint64_t produced = st.size();
+    m_stats.bytes_produced += produced;
+    const std::string name = s.src->name();
+    if (s.duplicates) {
+        ++m_stats.violations_duplicated;
+        add(name, "duplicated", 0, "", std::to_string(s.duplicates) +
+            " count packets were decoded twice.\n", "");
+    }
+    // Decoded spans in source bytes (the syncs between decoded packets included).
+    IntervalMap<bool> dspans;
+    for (const auto& [c0, c1] : s.decoded) {
+        const auto a = st.packet_of(c0);
+        const auto b = st.packet_of(c1 - 1);
+        if (!a || !b) {
+            ++m_stats.violations_unexplained;
+            add(name, "unexplained", c0, "", "decoded counts that were never produced\n", "");
+            continue;
+        }
+        dspans.insert(a->first, b->second, true);
+    }
+    // Walk the stream: every byte delivered, lost (a cause), unread or corrupted.
+    uint64_t delivered = 0, lost = 0, unread = 0, corrupted = 0, overlap = 0;
+    std::array<uint64_t, kGapCauses> by_cause{};
+    GapCause last_cause = GapCause::count; // the fate just before a run of undecoded bytes
+    uint64_t pos = 0;
+    auto next_dspan = [&dspans](uint64_t p) {
+        auto it = dspans.spans().lower_bound(p);
+        return it == dspans.spans().end() ? UINT64_MAX : it->first;
+    };
+    while (pos < produced) {
+        if (const auto* d = dspans.find(pos)) {
+            const uint64_t e = std::min(produced, d->second.end);
+            s.fates.for_each_in(pos, e, [&](uint64_t a, uint64_t b, const Tag&) { overlap += b - a; });
+            delivered += e - pos;
+            pos = e;
+            last_cause = GapCause::count;
+            continue;
+        }
+        if (const auto* f = s.fates.find(pos)) {
+            const uint64_t e = std::min({produced, f->second.end, next_dspan(pos)});
+            const Tag& t = f->second.tag;
+            if (t.fate == Fate::lost) {
+                lost += e - pos;
+                by_cause[size_t(t.cause)] += e - pos;
+                last_cause = t.cause;
+            } else if (t.fate == Fate::unread) {
+                unread += e - pos;
+            } else {
+                corrupted += e - pos;
+                last_cause = GapCause::count;
+            }
+            pos = e;
+            continue;
+        }
+        // Neither decoded nor accounted for: a sync before decoded trace, or bytes the
+        // decoder skipped while it looked for sync after a discontinuity.
+        uint64_t e = std::min(produced, next_dspan(pos));
+        if (auto it = s.fates.spans().upper_bound(pos); it != s.fates.spans().end())
+            e = std::min(e, it->first);
+        if (e == next_dspan(pos) && st.sync_bytes_in(pos, e - pos) == e - pos) {
+            delivered += e - pos;
+        } else if (last_cause != GapCause::count) {
+            lost += e - pos;
+            by_cause[size_t(last_cause)] += e - pos;
+        } else {
+            corrupted += e - pos;
+            ++m_stats.violations_unexplained;
+            std::ostringstream ex;
+            ex << "Trace bytes [" << pos << ", " << e << ") of " << name
+               << " reached the decoder but were not decoded, and no loss comes before them.\n";
+            add(name, "unexplained", pos, "", ex.str(), "");
+        }
+        pos = e;
+    }
+    if (overlap) {
+        ++m_stats.violations_accounting;
+        add(name, "accounting", 0, "", std::to_string(overlap) +
+            " trace bytes were decoded although the model reported them lost or unread.\n", "");
+    }
+    m_stats.bytes_delivered += delivered;
+    m_stats.bytes_lost += lost;
+    m_stats.bytes_unread += unread;
+    m_stats.bytes_corrupted += corrupted;
+    for (size_t c = 0; c < kGapCauses; ++c) m_stats.lost_by_cause[c] += by_cause[c];
+
+    // Untraced windows: what the rate would have produced while the event was off.
+    for (const auto& w : s.src->untraced()) {
+        const uint64_t bytes = w.counts * coresight::kCountPacketSize;
+        m_stats.bytes_untraced += bytes;
+        m_stats.lost_by_cause[size_t(cause_of(w.cause))] += bytes;
+    }
+
+    // Gaps: counts missing between decoded runs, each with one cause.
+    if (st.sessions().empty()) return;
+    const uint64_t first_count = st.sessions().front().first_count;
+    const uint64_t last_count = st.next_count();
+    std::vector<std::pair<uint64_t, uint64_t>> gaps; // count ranges
+    uint64_t at = first_count;
+    for (const auto& [c0, c1] : s.decoded) {
+        if (c0 > at) gaps.push_back({at, c0});
+        at = std::max(at, c1);
+    }
+    if (last_count > at) gaps.push_back({at, last_count});
+    for (const auto& [g0, g1] : gaps) {
+        // The bytes of the produced packets in the gap.
+        uint64_t b0 = UINT64_MAX, b1 = 0;
+        for (const auto& ses : st.sessions()) {
+            const uint64_t s0 = std::max(g0, ses.first_count);
+            const uint64_t s1 = std::min(g1, ses.first_count + ses.counts);
+            if (s0 >= s1) continue;
+            b0 = std::min(b0, st.packet_of(s0)->first);
+            b1 = std::max(b1, st.packet_of(s1 - 1)->second);
+        }
+        GapCause cause = GapCause::count;
+        bool only_unread = b0 < b1;
+        if (b0 < b1)
+            s.fates.for_each_in(b0, b1, [&](uint64_t, uint64_t, const Tag& t) {
+                if (t.fate != Fate::unread) only_unread = false;
+                if (cause == GapCause::count && t.fate == Fate::lost) cause = t.cause;
+            });
+        if (cause == GapCause::count)
+            for (const auto& w : s.src->untraced())
+                if (w.first_count < g1 && w.first_count + w.counts > g0) {
+                    cause = cause_of(w.cause);
+                    break;
+                }
+        if (cause != GapCause::count) {
+            ++m_stats.gaps_by_cause[size_t(cause)];
+        } else if (!only_unread) {
+            bool corrupt = false;
+            s.fates.for_each_in(b0, b1, [&](uint64_t, uint64_t, const Tag& t) {
+                corrupt |= t.fate == Fate::corrupted;
+            });
+            if (!corrupt) {
+                ++m_stats.violations_unexplained;
+                std::ostringstream ex;
+                ex << "Counts [" << g0 << ", " << g1 << ") of " << name
+                   << " are missing from the decoded trace with no cause to explain it.\n";
+                add(name, "unexplained", g0, "", ex.str(), "");
+            }
+        }
+    }
+}
+
+} // namespace ringsim::models

@@ -1,0 +1,93 @@
+// The AUX path's books: every trace byte an ETM produced ends delivered (decoded from what
+// the tool copied), lost for one named cause, unread, or corrupted, and every gap in a
+// source's decoded counts is attributed to one cause of KERNEL-SEMANTICS §10.
+//  - Producer side: the sink and the driver report what they lose and what they commit
+//    (TraceObserver); each commit says which frames, so which source bytes, fill which AUX
+//    bytes.
+//  - Consumer side: each chunk the tool copies is compared byte for byte with what the
+//    commits put there (regenerated from the sources' streams); a mismatch is stale (the
+//    tool read before the copy reached it: (B)/(C) for AUX) or overwritten (a later commit
+//    replaced it: (A)/(D)), told apart by the stores the bytes came from, as for the data
+//    buffers. Matching bytes are decoded the way perf's cs-etm does it: only AUX bytes a
+//    PERF_RECORD_AUX covers (cs_etm__queue_aux_records), frame by frame and packet by packet
+//    (trace_decoder.h).
+//  - At the end each source's decoded counts are compared with what it produced.
+// Memory: commits until read, pending chunks until their record arrives, and per source
+// interval maps with one entry per gap.
+#pragma once
+
+#include "models/check/checker.h"
+#include "models/check/interval_map.h"
+#include "models/common/aux_stats.h"
+#include "models/coresight/etm_source.h"
+#include "models/coresight/trace_decoder.h"
+#include "models/coresight/trace_loss.h"
+#include "models/user/auxtrace_reader.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ringsim::models {
+
+struct CheckedAux {
+    std::string name; // e.g. "cpu2.aux"
+    uint64_t size = 0;
+    Addr base = 0;
+};
+
+class AuxChecker : public coresight::TraceObserver, public AuxObserver {
+public:
+    AuxChecker(std::vector<const coresight::EtmSource*> sources, std::vector<CheckedAux> auxes,
+               bool snapshot, const OrderingEngine* engine, AuxStats& stats,
+               size_t keep_violations = 20);
+    ~AuxChecker() override;
+
+    void on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n,
+                       coresight::TraceLoss why) override;
+    void on_aux_commit(const coresight::AuxCommit& c) override;
+    void on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
+                       const std::vector<CopySource>& sources, const CopyContext& ctx) override;
+    // A PERF_RECORD_AUX perf.data received from data buffer idx.
+    void on_aux_record(unsigned idx, uint64_t offset, uint64_t size, uint64_t flags);
+
+    void finish();
+    const std::vector<Violation>& violations() const { return m_violations; }
+
+private:
+    struct Aux;
+    struct Source;
+    enum class Fate : uint8_t { lost, unread, corrupted };
+    struct Tag {
+        Fate fate = Fate::lost;
+        GapCause cause = GapCause::count;
+        bool operator==(const Tag& o) const { return fate == o.fate && cause == o.cause; }
+    };
+
+    Source* source(uint8_t id);
+    void pump(Aux& a);
+    void feed(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n);
+    // Source bytes behind AUX bytes [first, end) of buffer a: f(id, src_off, n).
+    void trace_behind(const Aux& a, uint64_t first, uint64_t end,
+                      const std::function<void(uint8_t, uint64_t, uint64_t)>& f) const;
+    void expected_bytes(const Aux& a, uint64_t pos, uint64_t n, uint8_t* out,
+                        std::vector<uint64_t>* seqs) const;
+    void verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
+                const std::vector<CopySource>& src, const CopyContext& ctx);
+    void tag_aux(const Aux& a, uint64_t first, uint64_t end, Tag tag);
+    void add(std::string where, std::string kind, uint64_t pos, std::string barriers,
+             std::string explanation, std::string fix);
+    void close_source(Source& s);
+
+    std::vector<std::unique_ptr<Source>> m_sources;
+    std::vector<std::unique_ptr<Aux>> m_auxes;
+    bool m_snapshot;
+    const OrderingEngine* m_engine;
+    AuxStats& m_stats;
+    size_t m_keep;
+    std::vector<Violation> m_violations;
+    std::vector<uint8_t> m_expect;
+};
+
+} // namespace ringsim::models

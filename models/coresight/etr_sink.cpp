@@ -1,0 +1,258 @@
+#include "models/coresight/etr_sink.h"
+
+#include "models/coresight/etm_packets.h"
+#include "models/coresight/etr_sg_table.h"
+#include "models/coresight/formatter.h"
+
+#include <algorithm>
+
+namespace ringsim::models::coresight {
+
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+namespace {
+
+constexpr uint64_t kFrameData = 14; // data bytes per frame (etr_frame_log.h)
+
+Picos now_ps() { return sc_core::sc_time_stamp().value(); }
+
+EtrHw make_hw(const EtrSinkParams& p) {
+    EtrHwConfig c;
+    c.buffer_bytes = p.buffer_bytes;
+    c.mem_bytes_per_second = p.mem_bandwidth;
+    c.fifo_bytes = p.fifo_bytes;
+    c.dba = p.sg ? (p.sg_table.empty() ? 0 : p.sg_table.front()) : p.flat_base;
+    if (p.sg) c.sg_pages = p.sg_pages;
+    auto hw = EtrHw::create(std::move(c));
+    if (!hw) throw ModelError("etr: unusable sink configuration");
+    return std::move(*hw);
+}
+
+} // namespace
+
+EtrSink::EtrSink(sc_core::sc_module_name name, const EtrSinkParams& params, EnginePort& port,
+                 TraceObserver& observer)
+    : sc_module(name), m_p(params), m_port(port), m_observer(observer), m_hw(make_hw(params)) {
+    SC_THREAD(sink_thread);
+}
+
+void EtrSink::attach(EtmSource* source) {
+    m_sources.push_back(source);
+    m_formatted[source] = 0;
+}
+
+void EtrSink::build_table() {
+    if (!m_p.sg) return;
+    const SgBuildResult r = sg_table_build(m_port, m_p.sg_pages, m_p.sg_table);
+    if (r.error != SgBuildError::none)
+        throw ModelError(std::string("etr: SG table: ") + to_string(r.error));
+}
+
+Addr EtrSink::address_of(uint64_t off) const {
+    if (!m_p.sg) return m_p.flat_base + off;
+    return m_p.sg_pages[off / kSgPageSize] + off % kSgPageSize;
+}
+
+uint64_t EtrSink::contiguous_from(uint64_t off) const {
+    return m_p.sg ? kSgPageSize - off % kSgPageSize : m_p.buffer_bytes - off;
+}
+
+void EtrSink::enable_perf(Picos t) {
+    // E3: the same session's later users only take a reference.
+    if (m_refcnt++) return;
+    // __tmc_etr_enable_hw: RSZ, MODE = circular, DBA, FFCR, TraceCaptEn. The ETR restarts at
+    // its base with Full clear; the frames of the previous capture are gone.
+    m_hw.enable(t);
+    m_log.clear();
+    m_forgotten = 0;
+    m_written_frames = 0;
+    m_enabled_at = t;
+    m_capturing = true;
+    ++m_captures;
+    // In SG mode the ETR walks its table before it can write: a table the kernel could not
+    // have built is a MemErr for the whole capture.
+    if (m_p.sg) {
+        const SgWalkResult w =
+            sg_table_walk(m_port, m_p.sg_table.front(), m_p.buffer_bytes / kSgPageSize);
+        if (!w.ok()) m_hw.set_memerr(true);
+    }
+    m_changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+void EtrSink::disable_perf(Picos t) {
+    if (m_refcnt == 0) throw ModelError("etr: disable without enable (E8)");
+    if (--m_refcnt) return;
+    // tmc_etr_disable_hw. The last user harvested in update_buffer before this (P2 order),
+    // so whatever is still in the log was not wanted by anyone.
+    if (m_capturing) {
+        collect(t, nullptr);
+        m_hw.flush_and_stop(t, m_p.flush_latency);
+    }
+    m_capturing = false;
+}
+
+void EtrSink::source_changed(Picos t, EtmSource* source, bool stopped) {
+    if (!m_capturing) {
+        drop_uncaptured(t);
+        return;
+    }
+    collect(t, stopped ? source : nullptr);
+    m_changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+Picos EtrSink::burst_period(Picos t) const {
+    uint64_t rate = 0; // bytes/s into the formatter
+    for (const EtmSource* s : m_sources)
+        if (s->running()) rate += s->rate_at(t);
+    if (rate == 0) return 0;
+    const TraceUnits ps =
+        static_cast<TraceUnits>(m_p.burst) * kPicosPerSecond / rate;
+    return std::max<Picos>(1, static_cast<Picos>(ps));
+}
+
+void EtrSink::sink_thread() {
+    for (;;) {
+        const Picos t = now_ps();
+        const Picos period = burst_period(t);
+        if (period == 0) {
+            sc_core::wait(m_changed);
+        } else {
+            sc_core::wait(sc_time(double(period), SC_PS), m_changed);
+        }
+        if (m_capturing)
+            collect(now_ps(), nullptr);
+        else
+            drop_uncaptured(now_ps());
+    }
+}
+
+void EtrSink::drop_uncaptured(Picos t) {
+    // The sink is stopped (another CPU's harvest flushed it) while sources run: their ATB
+    // output has nowhere to go.
+    for (EtmSource* s : m_sources) {
+        s->produce_until(t);
+        uint64_t& done = m_formatted[s];
+        if (s->stream().size() > done) {
+            m_observer.on_trace_lost(s->trace_id(), done, s->stream().size() - done,
+                                     TraceLoss::sink_stopped);
+            done = s->stream().size();
+        }
+    }
+}
+
+void EtrSink::collect(Picos t, const EtmSource* flushing) {
+    uint64_t frames = 0;
+    for (EtmSource* s : m_sources) {
+        s->produce_until(t);
+        uint64_t& done = m_formatted[s];
+        const uint64_t avail = s->stream().size() - done;
+        const uint64_t n = s == flushing ? avail : avail / kFrameData * kFrameData;
+        if (!n) continue;
+        frames += m_log.append(s->trace_id(), done, n);
+        done += n;
+    }
+    if (frames) {
+        ++m_bursts;
+        const uint64_t accepted = m_hw.arrive(t, frames * kFrameSize) / kFrameSize;
+        if (accepted < frames) {
+            // The newest frames found the FIFO full.
+            m_runs.clear();
+            m_log.drop_newest(frames - accepted, m_runs);
+            for (const FrameRun& r : m_runs) {
+                m_overflow_bytes += r.src_bytes;
+                m_observer.on_trace_lost(r.trace_id, r.src_off, r.src_bytes,
+                                         TraceLoss::fifo_overflow);
+            }
+        }
+    }
+    forget_overwritten(t);
+}
+
+void EtrSink::forget_overwritten(Picos t) {
+    // Frames the write pointer has lapped are gone from the buffer (D3).
+    const uint64_t written = m_hw.bytes_written(t) / kFrameSize;
+    const uint64_t capacity = m_p.buffer_bytes / kFrameSize;
+    if (written <= capacity) return;
+    const uint64_t oldest = written - capacity;
+    if (oldest > m_forgotten) {
+        lose_frames(m_forgotten, oldest - m_forgotten, TraceLoss::sink_wrap);
+        m_log.forget_before(oldest);
+        m_forgotten = oldest;
+    }
+}
+
+void EtrSink::lose_frames(uint64_t first, uint64_t n, TraceLoss why) {
+    if (!n) return;
+    m_runs.clear();
+    m_log.runs_in(first, n, m_runs);
+    for (const FrameRun& r : m_runs)
+        m_observer.on_trace_lost(r.trace_id, r.src_off, r.src_bytes, why);
+}
+
+EtrSyncState EtrSink::flush_and_sync(EnginePort& driver) {
+    const Picos t = now_ps();
+    if (!m_capturing) {
+        // Already stopped by an earlier harvest, with users still holding it (E3/E5): the
+        // kernel would sync and copy the same capture again; ringsim commits nothing new
+        // (see docs/architecture.md, "Known differences").
+        drop_uncaptured(t);
+        EtrSyncState s;
+        s.size = m_p.buffer_bytes;
+        m_written_frames = m_log.frames();
+        m_forgotten = m_log.frames();
+        return s;
+    }
+    collect(t, nullptr);
+    // tmc_flush_and_stop: FFCR.StopOnFl, FlushMan; the FIFO drains; TMCReady.
+    const auto ready = m_hw.flush_and_stop(t, m_p.flush_latency);
+    if (!ready) throw ModelError("etr: the flush found the sink not capturing (E5)");
+    m_capturing = false;
+    m_written_frames = m_hw.bytes_written(*ready) / kFrameSize;
+    forget_overwritten(*ready);
+
+    EtrSyncState s;
+    s.size = m_p.buffer_bytes;
+    s.full = m_hw.full(*ready);
+    s.rwp_off = m_hw.write_offset(*ready);
+    s.rrp_off = m_hw.read_offset(*ready);
+    for (Picos at : m_p.memerr_at)
+        if (at >= m_enabled_at && at <= *ready) m_hw.set_memerr(true);
+    s.memerr = m_hw.memerr();
+    // The DMA writes of the surviving frames, while the FIFO drains.
+    if (!s.memerr) write_frames(m_forgotten, m_written_frames - m_forgotten);
+    if (*ready > t) sc_core::wait(sc_time(double(*ready - t), SC_PS));
+    // TMCReady seen, dma_sync_single_for_cpu, CS_LOCK's mb(): the CPU reads after the DMA.
+    m_port.engine().handoff(m_port.agent(), driver.agent());
+    return s;
+}
+uint64_t EtrSink::frame_at_offset(uint64_t off) const {
+    const uint64_t capacity = m_p.buffer_bytes / kFrameSize;
+    const uint64_t base = m_written_frames - std::min(m_written_frames, capacity);
+    return base + (off / kFrameSize + capacity - base % capacity) % capacity;
+}
+
+void EtrSink::write_frames(uint64_t first, uint64_t n) {
+    // One store per burst of contiguous memory: a flat buffer is contiguous up to its end,
+    // an SG buffer up to the end of each 4 KiB page.
+    const uint64_t burst_frames = std::max<uint64_t>(1, m_p.burst / kFrameSize);
+    auto stream_of = [this](uint8_t id) -> const EtmStream& {
+        for (const EtmSource* s : m_sources)
+            if (s->trace_id() == id) return s->stream();
+        throw ModelError("etr: a frame of an unknown trace ID");
+    };
+    while (n) {
+        const uint64_t off = (first * kFrameSize) % m_p.buffer_bytes;
+        const uint64_t k = std::min({n, burst_frames, contiguous_from(off) / kFrameSize});
+        m_scratch.resize(k * kFrameSize);
+        m_log.materialize(first, k, stream_of, m_scratch.data());
+        m_port.store_bytes(address_of(off), m_scratch.data(), m_scratch.size(), false,
+                           Barrier::none);
+        ++m_dma_stores;
+        first += k;
+        n -= k;
+    }
+}
+
+
+} // namespace ringsim::models::coresight

@@ -1,0 +1,166 @@
+#include "models/kernel/cs_etm_driver.h"
+
+#include "models/coresight/formatter.h"
+#include "models/kernel/etr_update.h"
+#include "models/kernel/perf_abi.h"
+
+#include <algorithm>
+
+namespace ringsim::models {
+
+using coresight::AuxCommit;
+using coresight::EtrSink;
+using coresight::TraceLoss;
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+namespace {
+Picos now_ps() { return sc_core::sc_time_stamp().value(); }
+constexpr uint64_t kFrame = coresight::kFrameSize;
+} // namespace
+
+CsEtmDriver::CsEtmDriver(const CsEtmDriverParams& params, coresight::TraceObserver& observer)
+    : m_p(params), m_observer(observer) {}
+
+void CsEtmDriver::write_record(const EtmCpu& c, AuxOutput& out, const std::vector<uint8_t>& bytes,
+                               const perf::RecordContext& ctx) {
+    PerfBuffer::Handle h;
+    if (out.rb->output_begin(h, *c.port, ctx, bytes.size())) {
+        out.rb->output_record(h, *c.port, bytes);
+        out.rb->output_end(h, *c.port);
+    }
+}
+
+bool CsEtmDriver::start(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, EtrSink& sink,
+                        const perf::RecordContext& ctx, bool& hw_id_done,
+                        coresight::UntracedCause why_off) {
+    ++m_n.starts;
+    // perf_aux_output_begin: (A) for AUX, and the room the harvest may fill (A2).
+    if (!out.aux->output_begin(h, *c.port, *out.rb)) {
+        ++m_n.begin_failures;
+        return false;
+    }
+    // coresight_enable_path: the sink first (E3), then the source.
+    const Picos t = now_ps();
+    sink.enable_perf(t);
+    c.source->start(t, why_off);
+    sink.source_changed(t, c.source, false);
+    if (!hw_id_done) {
+        // perf_report_aux_output_id: the trace ID the decoder maps to this CPU.
+        perf::encode_aux_output_hw_id(m_buf, ctx, c.source->trace_id());
+        write_record(c, out, m_buf, ctx);
+        hw_id_done = true;
+    }
+    return true;
+}
+
+void CsEtmDriver::stop(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, EtrSink& sink,
+                       const perf::RecordContext& ctx) {
+    ++m_n.stops;
+    // The source goes off first (P2): the ETM flushes its last bytes into the sink.
+    c.source->stop(now_ps());
+    sink.source_changed(now_ps(), c.source, true);
+    if (!h.active) return;
+    AuxCommit commit;
+    commit.aux = out.idx;
+    commit.aux_off = h.head;
+    const uint64_t size = update_buffer(c, out, h, sink, commit);
+    out.aux->output_end(h, *c.port, size, *out.rb, ctx);
+    commit.flags = h.flags;
+    commit.record_offset = out.aux->last_record_offset();
+    commit.record_size = size;
+    commit.record_written = out.aux->last_record_written();
+    commit.at = now_ps();
+    if (commit.size) m_observer.on_aux_commit(commit);
+    // coresight_disable_path: the sink's reference goes (E8).
+    sink.disable_perf(now_ps());
+}
+
+uint64_t CsEtmDriver::update_buffer(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h,
+                                    EtrSink& sink, AuxCommit& commit) {
+    // E5: only the last user of a shared sink harvests; the others commit nothing (D5).
+    if (sink.refcnt() != 1) {
+        ++m_n.harvest_skipped_shared;
+        return 0;
+    }
+    ++m_n.harvests;
+    const EtrSyncState hw = sink.flush_and_sync(*c.port);
+    const uint64_t written = sink.frames_written();
+    if (hw.full) ++m_n.wrapped_captures;
+    if (hw.memerr) {
+        // E4: STS.MemErr: WARN, len = 0, the whole capture is discarded, no flag (D10).
+        ++m_n.memerr_captures;
+        const uint64_t cap = hw.size / kFrame;
+        const uint64_t first = written - std::min(written, cap);
+        sink.lose_frames(first, written - first, TraceLoss::memerr);
+        return 0;
+    }
+    const EtrHarvest hv =
+        etr_update_buffer(hw, m_p.snapshot, h.size, h.head, out.aux_size, m_p.memwidth_mask);
+    // The frames the hardware kept, and the newest hv.size bytes of them the driver keeps.
+    const uint64_t len = hw.full ? hw.size : hw.rwp_off - hw.rrp_off;
+    const uint64_t first_data = written - len / kFrame;
+    const uint64_t first_kept = written - hv.size / kFrame;
+    // D2: no room for all of it: the oldest bytes are dropped.
+    sink.lose_frames(first_data, first_kept - first_data, TraceLoss::aux_shortage);
+    if (hv.lost && hv.size) {
+        // coresight_insert_barrier_packet over the first kept frame, in the ETR buffer: the
+        // decoder must resynchronise there. It replaces real trace.
+        const TraceLoss why = hv.size < len ? TraceLoss::aux_shortage : TraceLoss::sink_wrap;
+        sink.lose_frames(first_kept, 1, why);
+        uint8_t barrier[coresight::kBarrierSize];
+        coresight::insert_barrier_packet(barrier);
+        c.port->store_bytes(sink.address_of(hv.offset), barrier, sizeof barrier, false,
+                            Barrier::none);
+        commit.barrier = true;
+        ++m_n.barrier_packets;
+    }
+    if (hv.truncated) {
+        out.aux->output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+        ++m_n.truncated;
+    }
+    // tmc_etr_sync_perf_buffer: the kept bytes into the AUX pages, wrapping at both ends.
+    commit.first_frame = first_kept;
+    commit.size = hv.size;
+    sink.runs_in(first_kept + (commit.barrier ? 1 : 0),
+                 hv.size / kFrame - (commit.barrier ? 1 : 0), commit.runs);
+    uint64_t pos = h.head;
+    for (const EtrCopy& cp : hv.copies) {
+        copy(c, out, sink, cp.etr_off, pos, cp.len, commit);
+        pos += cp.len;
+    }
+    m_n.harvested_bytes += hv.size;
+    if (hv.size && m_p.copy_bandwidth > 0)
+        c.cpu->run_for(m_p.context, sc_time(double(hv.size) / m_p.copy_bandwidth * 1e12, SC_PS));
+    if (m_p.snapshot) h.head = hv.new_head;
+    // (B) for AUX: the trace bytes in the AUX pages before aux_head (the smp_wmb added to
+    // tmc_update_etr_buffer in 2021, E7). Pairs with (C), the tool's smp_rmb after its
+    // aux_head load. `release` builds it into the aux_head store instead.
+    switch (m_p.b) {
+    case BarrierKind::wmb: c.port->fence(Fence::wmb, Barrier::B); break;
+    case BarrierKind::mb: c.port->fence(Fence::mb, Barrier::B); break;
+    default: break;
+    }
+    return hv.size;
+}
+
+void CsEtmDriver::copy(const EtmCpu& c, const AuxOutput& out, EtrSink& sink, uint64_t etr_off,
+                       uint64_t aux_pos, uint64_t len, AuxCommit& commit) {
+    // The ETR side is contiguous within a page (SG) or up to its end (flat); the AUX side
+    // up to its end. The caller already split at both buffers' ends.
+    while (len) {
+        const uint64_t n = std::min(len, sink.contiguous_from(etr_off));
+        m_buf.resize(n);
+        c.port->read(c.port->issue_load(sink.address_of(etr_off), n, false, Barrier::none),
+                     m_buf.data(), nullptr);
+        const Addr dst = out.aux_base + aux_pos % out.aux_size;
+        const uint64_t seq = c.port->store_bytes(dst, m_buf.data(), n, false, Barrier::none);
+        commit.stores.push_back({aux_pos, n, seq});
+        ++m_n.copy_stores;
+        etr_off += n;
+        aux_pos += n;
+        len -= n;
+    }
+}
+
+} // namespace ringsim::models

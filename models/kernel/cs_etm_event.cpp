@@ -1,0 +1,153 @@
+#include "models/kernel/cs_etm_event.h"
+
+namespace ringsim::models {
+
+using coresight::UntracedCause;
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+namespace {
+Picos now_ps() { return sc_core::sc_time_stamp().value(); }
+constexpr Picos kMoveRetry = 1000000; // 1 us: the task's move waits for its record to end
+} // namespace
+
+CsEtmEvent::CsEtmEvent(sc_core::sc_module_name name, const CsEtmEventParams& params,
+                       CsEtmDriver& driver, coresight::EtrSink& sink, AuxOutput out,
+                       std::function<EtmCpu()> where)
+    : sc_module(name), m_p(params), m_driver(driver), m_sink(sink), m_out(out),
+      m_where(std::move(where)) {
+    SC_THREAD(event_thread);
+}
+
+bool CsEtmEvent::task_in(Picos t) const {
+    if (!m_p.switch_every) return true;
+    return t % m_p.switch_every < m_p.switch_every - m_p.switch_out;
+}
+
+Picos CsEtmEvent::next_change(Picos t) const {
+    Picos next = 0;
+    auto consider = [&next](Picos at) {
+        if (at && (!next || at < next)) next = at;
+    };
+    if (m_p.switch_every) {
+        const Picos period = t - t % m_p.switch_every;
+        const Picos out_at = period + m_p.switch_every - m_p.switch_out;
+        consider(t < out_at ? out_at : period + m_p.switch_every);
+    }
+    if (m_p.migrate_every) {
+        consider(t - t % m_p.migrate_every + m_p.migrate_every);
+        if (m_p.wanted_cpu && m_on && m_p.wanted_cpu(t) != m_on_cpu.cpu->id())
+            consider(t + kMoveRetry);
+    }
+    consider(m_kernel_off_at);
+    consider(m_user_change_at);
+    return next;
+}
+
+void CsEtmEvent::ioc_enable() {
+    if (m_ending) return;
+    m_user_change_at = now_ps() + m_p.ipi_latency;
+    m_user_change_to_off = false;
+    m_poke.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CsEtmEvent::ioc_disable_sync() {
+    m_user_change_at = now_ps() + m_p.ipi_latency;
+    m_user_change_to_off = true;
+    m_poke.notify(sc_core::SC_ZERO_TIME);
+    while (m_user_change_at || !m_user_off || m_on) sc_core::wait(m_settled);
+}
+
+void CsEtmEvent::do_start(const EtmCpu& c) {
+    c.cpu->enter(m_driver_context);
+    const sc_time entered = sc_core::sc_time_stamp();
+    perf::RecordContext ctx = m_p.ctx;
+    ctx.cpu = c.cpu->id();
+    ctx.time_ns = entered.value() / kPicosPerNs;
+    if (!m_itrace_started) {
+        // perf_log_itrace_start in event_sched_in, once per event (P4).
+        std::vector<uint8_t> rec;
+        perf::encode_itrace_start(rec, ctx);
+        m_driver.write_record(c, m_out, rec, ctx);
+        m_itrace_started = true;
+    }
+    if (m_hw_id_done.size() <= c.cpu->id()) m_hw_id_done.resize(c.cpu->id() + 1);
+    bool hw_id = m_hw_id_done[c.cpu->id()];
+    if (m_driver.start(c, m_out, m_handle, m_sink, ctx, hw_id, m_off_cause)) {
+        m_on = true;
+        m_on_cpu = c;
+        m_off_cause = UntracedCause::stop_window;
+    } else {
+        m_failed = true;
+        m_off_cause = UntracedCause::aux_disabled;
+    }
+    m_hw_id_done[c.cpu->id()] = hw_id;
+    if (m_out.aux->disable_requested()) {
+        // perf_event_disable_inatomic: the irq_work disables the event a little later.
+        m_out.aux->clear_disable();
+        if (!m_kernel_off_at) m_kernel_off_at = now_ps() + m_p.irq_work_latency;
+    }
+    c.cpu->leave(m_driver_context, sc_core::sc_time_stamp() - entered);
+}
+
+void CsEtmEvent::do_stop() {
+    const EtmCpu c = m_on_cpu;
+    c.cpu->enter(m_driver_context);
+    const sc_time entered = sc_core::sc_time_stamp();
+    perf::RecordContext ctx = m_p.ctx;
+    ctx.cpu = c.cpu->id();
+    ctx.time_ns = entered.value() / kPicosPerNs;
+    m_driver.stop(c, m_out, m_handle, m_sink, ctx);
+    m_on = false;
+    if (m_out.aux->disable_requested()) {
+        // TRUNCATED: the event goes off until the tool re-enables it (A6).
+        m_out.aux->clear_disable();
+        if (!m_kernel_off_at) m_kernel_off_at = now_ps() + m_p.irq_work_latency;
+    }
+    c.cpu->leave(m_driver_context, sc_core::sc_time_stamp() - entered);
+}
+
+void CsEtmEvent::event_thread() {
+    for (;;) {
+        const Picos t = now_ps();
+        if (m_kernel_off_at && t >= m_kernel_off_at) {
+            m_kernel_off_at = 0;
+            if (!m_kernel_off) ++m_n.kernel_disables;
+            m_kernel_off = true;
+            m_off_cause = UntracedCause::aux_disabled;
+        }
+        if (m_user_change_at && t >= m_user_change_at) {
+            m_user_change_at = 0;
+            if (m_user_change_to_off) {
+                m_user_off = true;
+            } else if (!m_ending) {
+                m_user_off = false;
+                if (m_kernel_off || m_failed) ++m_n.reenables;
+                m_kernel_off = false;
+                m_failed = false;
+            }
+        }
+        const bool in = task_in(t);
+        if (!in) m_failed = false; // the next sched-in tries perf_aux_output_begin again
+        const bool want = in && !m_kernel_off && !m_user_off && !m_failed;
+        if (m_on) {
+            const bool moved = m_p.migrate_every && m_where().cpu != m_on_cpu.cpu;
+            if (!want || moved) {
+                if (!in) ++m_n.sched_outs;
+                do_stop();
+                continue;
+            }
+        } else if (want) {
+            do_start(m_where());
+            continue;
+        }
+        m_settled.notify(sc_core::SC_ZERO_TIME);
+        const Picos next = next_change(t);
+        if (next > t)
+            sc_core::wait(sc_time(double(next - t), SC_PS), m_poke);
+        else
+            sc_core::wait(m_poke);
+    }
+}
+
+} // namespace ringsim::models

@@ -1,0 +1,87 @@
+// One perf event of the cs_etm PMU and everything that turns it on and off: the traced
+// task's context switches (P3: a task-bound event stops at every sched-out), migrations of
+// a per-thread task, perf_event_disable_inatomic from the AUX core (A2, A6: through the
+// irq_work, perf_pending_disable), and the tool's ioctls (A9 re-enable after an AUX read,
+// C8 snapshot disable/enable, the disable at exit) reaching the event's CPU by IPI.
+// Every transition runs the driver's start or stop (cs_etm_driver.h) on the event's CPU,
+// in a context that masks interrupts (sample NMIs may still nest inside it).
+// Leaves out: address-filter restarts, set_output, AUX pause/resume.
+#pragma once
+
+#include "models/kernel/cs_etm_driver.h"
+
+#include <functional>
+#include <systemc>
+
+namespace ringsim::models {
+
+struct CsEtmEventParams {
+    Picos switch_every = 0;     // the task is switched out this often (0: never)
+    Picos switch_out = 0;       // for this long
+    Picos migrate_every = 0;    // per-thread: the task may move CPU at these boundaries
+    Picos irq_work_latency = 0; // perf_event_disable_inatomic -> perf_pending_disable
+    Picos ipi_latency = 0;      // an ioctl from the tool reaching the event's CPU
+    perf::RecordContext ctx;    // pid, tid, event id, sample_id fields of its records
+    // per-thread: the CPU the task should be on at t; it moves only between records, so
+    // the event follows `where`, retrying until the move has happened.
+    std::function<unsigned(Picos)> wanted_cpu;
+};
+
+struct CsEtmEventCounters {
+    uint64_t kernel_disables = 0; // A2/A6 disables that took effect
+    uint64_t reenables = 0;       // A9: the tool's enable turned a disabled event back on
+    uint64_t sched_outs = 0;
+};
+
+class CsEtmEvent : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(CsEtmEvent);
+    // `where` says on which CPU the event's task runs now (fixed for a per-CPU event).
+    CsEtmEvent(sc_core::sc_module_name name, const CsEtmEventParams& params,
+               CsEtmDriver& driver, coresight::EtrSink& sink, AuxOutput out,
+               std::function<EtmCpu()> where);
+
+    // PERF_EVENT_IOC_ENABLE from the tool after its AUX read (A9).
+    void ioc_enable();
+    // PERF_EVENT_IOC_DISABLE, waiting (in the calling thread) until the event has stopped
+    // (C8, and perf record's evlist__disable at exit).
+    void ioc_disable_sync();
+    // The session is over: disable for good and wait.
+    void end() { m_ending = true; ioc_disable_sync(); }
+
+    unsigned aux_index() const { return m_out.idx; }
+    const CsEtmEventCounters& counters() const { return m_n; }
+
+private:
+    void event_thread();
+    bool task_in(Picos t) const;
+    Picos next_change(Picos t) const;
+    void do_start(const EtmCpu& c);
+    void do_stop();
+
+    CsEtmEventParams m_p;
+    CsEtmDriver& m_driver;
+    coresight::EtrSink& m_sink;
+    AuxOutput m_out;
+    std::function<EtmCpu()> m_where;
+
+    PerfAux::Handle m_handle;
+    bool m_on = false;           // the ETM runs (pmu::start succeeded, no stop since)
+    EtmCpu m_on_cpu;
+    bool m_failed = false;       // pmu::start found no AUX room; no retry until sched-in
+    bool m_kernel_off = false;   // perf_event_disable_inatomic took effect
+    Picos m_kernel_off_at = 0;   // when the pending disable lands; 0: none pending
+    bool m_user_off = false;     // the tool disabled it (snapshot, exit)
+    bool m_ending = false;
+    Picos m_user_change_at = 0;  // when the pending ioctl lands; 0: none pending
+    bool m_user_change_to_off = false;
+    bool m_itrace_started = false;
+    std::vector<bool> m_hw_id_done; // by CPU
+    coresight::UntracedCause m_off_cause = coresight::UntracedCause::stop_window;
+    sc_core::sc_event m_poke, m_settled;
+    CsEtmEventCounters m_n;
+    // pmu::start/stop run from the scheduler and IPIs with interrupts masked.
+    static constexpr ExecContext m_driver_context = ExecContext::irq;
+};
+
+} // namespace ringsim::models

@@ -1,0 +1,138 @@
+#include "models/user/auxtrace_reader.h"
+
+#include "models/kernel/perf_abi.h"
+
+namespace ringsim::models {
+
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+namespace {
+Picos now_ps() { return sc_core::sc_time_stamp().value(); }
+} // namespace
+
+AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem,
+                               std::vector<AuxMmap> mmaps, AuxObserver& observer)
+    : m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)), m_prev(m_mmaps.size(), 0),
+      m_tail_seq(m_mmaps.size(), 0), m_observer(observer) {}
+
+// auxtrace_mmap__read_head: READ_ONCE(aux_head) then smp_rmb().
+uint64_t AuxtraceReader::read_head(unsigned idx, CopyContext& ctx) {
+    const Addr aux_head = m_mmaps[idx].user_page + perf::kOffAuxHead;
+    // (C) for AUX: the trace loads that follow perform after this aux_head load. Pairs
+    // with (B), the driver's smp_wmb after its copy into the AUX pages.
+    const LoadTicket t =
+        m_mem.issue_load(aux_head, 8, m_p.c == BarrierKind::acquire, Barrier::C);
+    uint64_t head = 0;
+    std::vector<ByteSource> src;
+    m_mem.read(t, reinterpret_cast<uint8_t*>(&head), &src);
+    if (m_p.c == BarrierKind::rmb) m_mem.fence(Fence::rmb, Barrier::C);
+    if (m_p.c == BarrierKind::mb) m_mem.fence(Fence::mb, Barrier::C);
+    ctx.head_value = head;
+    ctx.head_load_seq = t.seq;
+    ctx.head_load_perform = t.perform;
+    ctx.head_store_seq = src.empty() ? 0 : src.front().store_seq;
+    ctx.tail_store_seq = m_tail_seq[idx];
+    return head;
+}
+
+// auxtrace_mmap__write_tail: smp_mb() then WRITE_ONCE(aux_tail).
+void AuxtraceReader::write_tail(unsigned idx, uint64_t tail) {
+    const Addr aux_tail = m_mmaps[idx].user_page + perf::kOffAuxTail;
+    // (D) for AUX: every trace load above performs before the driver can see this tail and
+    // reuse the space. Pairs with (A), perf_aux_output_begin's control dependency.
+    switch (m_p.d) {
+    case BarrierKind::mb: m_mem.fence(Fence::mb, Barrier::D); break;
+    case BarrierKind::rmb: m_mem.fence(Fence::rmb, Barrier::D); break;
+    case BarrierKind::wmb: m_mem.fence(Fence::wmb, Barrier::D); break;
+    default: break;
+    }
+    m_tail_seq[idx] = m_mem.store_bytes(aux_tail, reinterpret_cast<const uint8_t*>(&tail), 8,
+                                        m_p.d == BarrierKind::release, Barrier::D);
+}
+
+bool AuxtraceReader::read(unsigned idx, bool snapshot) {
+    const AuxMmap& m = m_mmaps[idx];
+    CopyContext ctx;
+    const uint64_t head = read_head(idx, ctx);
+    const uint64_t old = m_prev[idx];
+    if (head == old) return false;
+    const perf::AuxtraceRead r =
+        perf::auxtrace_read(old, head, m.aux_size, snapshot,
+                            m_p.snapshot_size ? m_p.snapshot_size : m.aux_size);
+    if (head - old > r.size) ++m_n.lapped_reads; // D7: older data is invisible
+    ++m_n.reads;
+    // The data in one or two chunks ending at head & mask.
+    const LoadTicket first =
+        m_mem.issue_load(m.aux + r.off1, r.len1, false, Barrier::none);
+    LoadTicket second;
+    if (r.len2) second = m_mem.issue_load(m.aux, r.len2, false, Barrier::none);
+    sc_core::wait(sc_time(transfer_time(r.size, m_p.copy_bandwidth) +
+                              transfer_time(r.size, m_p.write_bandwidth),
+                          SC_PS));
+    m_n.bytes_copied += r.size;
+    m_prev[idx] = head;
+    // Non-snapshot: the tail goes back before the bytes are handed on (perf writes them to
+    // perf.data before, but with (D) off the loads may still be in flight).
+    if (!snapshot) write_tail(idx, head);
+    m_buf.resize(r.size);
+    std::vector<CopySource> sources;
+    std::vector<ByteSource> bs;
+    uint64_t base = 0;
+    for (const LoadTicket* t : {static_cast<const LoadTicket*>(&first), static_cast<const LoadTicket*>(&second)}) {
+        if (!t->size) continue;
+        m_mem.read(*t, m_buf.data() + base, &bs);
+        for (const ByteSource& b : bs)
+            sources.push_back({base + b.offset, b.length, b.store_seq, t->seq, t->issue,
+                               t->perform});
+        base += t->size;
+    }
+    ctx.tail_store_seq = m_tail_seq[idx];
+    m_observer.on_aux_copied(idx, r.offset, m_buf.data(), r.size, sources, ctx);
+    // auxtrace_record__read_finish: PERF_EVENT_IOC_ENABLE (A9).
+    if (!snapshot && m.event) {
+        m.event->ioc_enable();
+        ++m_n.enables;
+    }
+    return true;
+}
+
+bool AuxtraceReader::after_data_read(unsigned idx) {
+    if (m_p.snapshot) return false; // C5: snapshot sessions read AUX only at snapshots
+    return read(idx, false);
+}
+
+Picos AuxtraceReader::next_due() const {
+    return m_next_snapshot < m_p.snapshot_at.size() ? m_p.snapshot_at[m_next_snapshot] : 0;
+}
+
+void AuxtraceReader::run_due() {
+    while (m_next_snapshot < m_p.snapshot_at.size() &&
+           m_p.snapshot_at[m_next_snapshot] <= now_ps()) {
+        ++m_next_snapshot;
+        snapshot();
+    }
+}
+
+void AuxtraceReader::snapshot() {
+    // cs_etm_snapshot_start: disable the cs_etm event on every CPU (each stop commits its
+    // AUX data), read every AUX area, cs_etm_snapshot_finish: enable again (C8).
+    ++m_n.snapshots;
+    for (const AuxMmap& m : m_mmaps)
+        if (m.event) m.event->ioc_disable_sync();
+    for (unsigned i = 0; i < m_mmaps.size(); ++i) read(i, true);
+    for (const AuxMmap& m : m_mmaps)
+        if (m.event) m.event->ioc_enable();
+}
+
+void AuxtraceReader::on_exit() {
+    for (const AuxMmap& m : m_mmaps)
+        if (m.event) m.event->end();
+    if (m_p.snapshot) {
+        // The last snapshot, of what the final stops committed.
+        ++m_n.snapshots;
+        for (unsigned i = 0; i < m_mmaps.size(); ++i) read(i, true);
+    }
+}
+
+} // namespace ringsim::models

@@ -1,0 +1,80 @@
+// perf record's AUX side: after each data pass it reads that mmap's AUX area
+// (tools/perf/util/auxtrace.c : __auxtrace_mmap__read, KERNEL-SEMANTICS C5, C6): aux_head
+// with (C), the new bytes in one or two chunks with perf's own modulo arithmetic
+// (auxtrace_read.h), aux_tail with (D), then read_finish, which re-enables the event
+// (A9). In snapshot mode (-S) nothing is read in the loop; on SIGUSR2 (snapshot_at) perf
+// disables the events (each stops and its driver commits, E5), reads every AUX area with
+// the snapshot arithmetic (no tail) and enables them again (C8). At exit the events are
+// disabled first, and a snapshot session takes one last snapshot.
+// Leaves out: the PERF_RECORD_AUXTRACE header written to perf.data (only its cost), the
+// 32-bit tool's triple head read, --aux-sample.
+#pragma once
+
+#include "models/kernel/cs_etm_event.h"
+#include "models/user/auxtrace_read.h"
+#include "models/user/perf_consumer.h"
+
+#include <vector>
+
+namespace ringsim::models {
+
+struct AuxMmap {
+    Addr user_page = 0; // consumer-side addresses
+    Addr aux = 0;
+    uint64_t aux_size = 0;
+    CsEtmEvent* event = nullptr; // the event whose AUX area this is (for the ioctls)
+};
+
+struct AuxtraceReaderParams {
+    bool snapshot = false;
+    uint64_t snapshot_size = 0;      // 0: the AUX area
+    std::vector<Picos> snapshot_at;  // SIGUSR2
+    double copy_bandwidth = 4e9;
+    double write_bandwidth = 1e9;
+    BarrierKind c = BarrierKind::rmb; // (C) for AUX: rmb | acquire | mb | none
+    BarrierKind d = BarrierKind::mb;  // (D) for AUX: mb | release | rmb | wmb | none
+};
+
+// What the tool copied out of an AUX area: bytes at free-running AUX position `pos`.
+class AuxObserver {
+public:
+    virtual ~AuxObserver() = default;
+    virtual void on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
+                               const std::vector<CopySource>& sources,
+                               const CopyContext& ctx) = 0;
+};
+
+struct AuxtraceReaderCounters {
+    uint64_t reads = 0, bytes_copied = 0, snapshots = 0, enables = 0, lapped_reads = 0;
+};
+
+class AuxtraceReader : public AuxHooks {
+public:
+    AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem,
+                   std::vector<AuxMmap> mmaps, AuxObserver& observer);
+
+    bool after_data_read(unsigned idx) override;
+    Picos next_due() const override;
+    void run_due() override;
+    void on_exit() override;
+
+    const AuxtraceReaderCounters& counters() const { return m_n; }
+
+private:
+    bool read(unsigned idx, bool snapshot);
+    uint64_t read_head(unsigned idx, CopyContext& ctx);
+    void write_tail(unsigned idx, uint64_t tail);
+    void snapshot();
+
+    AuxtraceReaderParams m_p;
+    MemoryPort& m_mem;
+    std::vector<AuxMmap> m_mmaps;
+    std::vector<uint64_t> m_prev;
+    std::vector<uint64_t> m_tail_seq;
+    AuxObserver& m_observer;
+    size_t m_next_snapshot = 0;
+    AuxtraceReaderCounters m_n;
+    std::vector<uint8_t> m_buf;
+};
+
+} // namespace ringsim::models
