@@ -196,7 +196,8 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
         }
     }
     if (!t.violations_total) {
-        out << "ringsim: no violations\n";
+        out << (p.aux_stats().violations_total ? "ringsim: no violations in the data buffers\n"
+                                               : "ringsim: no violations\n");
     } else {
         out << "ringsim: " << t.violations_total << " VIOLATIONS (stale " << t.violations_stale
             << ", overwritten " << t.violations_overwritten << ", torn " << t.violations_torn

@@ -205,6 +205,8 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
                         const std::vector<CopySource>& src, const CopyContext& ctx) {
     m_expect.resize(n);
     expected_bytes(a, pos, n, m_expect.data(), nullptr);
+    // One violation per read that returned wrong bytes, named by its first wrong range.
+    uint64_t wrong = 0, first_bad = 0, first_end = 0;
     uint64_t i = 0;
     while (i < n) {
         // The longest run that matches, then the longest that does not.
@@ -215,44 +217,61 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
         uint64_t k = j;
         while (k < n && data[k] != m_expect[k]) ++k;
         // Round out to whole frames: a frame with one wrong byte is not decodable.
-        const uint64_t bad0 = pos + j - (pos + j) % kFrame;
+        const uint64_t bad0 = std::max(pos, (pos + j) / kFrame * kFrame);
         const uint64_t bad1 = std::min(pos + n, (pos + k + kFrame - 1) / kFrame * kFrame);
         if (!a.pending.empty() && a.pending.back().pos + a.pending.back().bytes.size() > bad0) {
             Aux::Chunk& c = a.pending.back();
             c.bytes.resize(bad0 > c.pos ? bad0 - c.pos : 0);
             if (c.bytes.empty()) a.pending.pop_back();
         }
-        // Where did the wrong bytes come from? Older stores: stale; newer: overwritten.
-        std::vector<uint64_t> seqs;
-        std::vector<uint8_t> tmp(k - j);
-        expected_bytes(a, pos + j, k - j, tmp.data(), &seqs);
-        uint64_t actual = 0;
-        for (const CopySource& s : src)
-            if (s.offset <= j && j < s.offset + s.length) actual = s.store_seq;
-        const bool stale = actual == 0 || actual < seqs.front();
-        (stale ? m_stats.violations_stale : m_stats.violations_overwritten)++;
-        std::ostringstream ex;
-        ex << "The tool read AUX bytes [" << pos + j << ", " << pos + k << ") of " << a.info.name
-           << " after loading aux_head = " << ctx.head_value << " (load #" << ctx.head_load_seq
-           << ").\n";
-        if (stale)
-            ex << "They still held " << (actual ? "older data (store #" + std::to_string(actual) + ")"
-                                                : "memory older than the driver's copy")
-               << ": the driver's copy (store #" << seqs.front()
-               << ") had not reached them, although the aux_head store after it had.\n";
-        else
-            ex << "They held store #" << actual << ", from a later harvest that reused the space "
-               << "while the tool was still reading it (its aux_tail store #" << ctx.tail_store_seq
-               << " was visible too early).\n";
-        add(a.info.name, stale ? "stale" : "overwritten", pos + j, stale ? "B, C" : "A, D",
-            ex.str(),
-            stale ? "Keep (B) for AUX (the driver's smp_wmb) and (C) for AUX (perf's smp_rmb)."
-                  : "Keep (A) for AUX (the control dependency on aux_tail) and (D) for AUX "
-                    "(perf's smp_mb before the aux_tail store).");
+        if (!wrong) {
+            first_bad = pos + j;
+            first_end = pos + k;
+        }
+        wrong += k - j;
         a.consumed.insert(bad0, bad1, 3);
         tag_aux(a, bad0, bad1, {Fate::corrupted, GapCause::count});
         i = bad1 - pos;
     }
+    if (!wrong) return;
+    // Where did the first wrong bytes come from? An older store: stale; a newer: overwritten.
+    std::vector<uint64_t> seqs;
+    std::vector<uint8_t> tmp(first_end - first_bad);
+    expected_bytes(a, first_bad, tmp.size(), tmp.data(), &seqs);
+    const uint64_t rel = first_bad - pos;
+    uint64_t actual = 0;
+    Picos load_perform = 0;
+    for (const CopySource& cs : src)
+        if (cs.offset <= rel && rel < cs.offset + cs.length) {
+            actual = cs.store_seq;
+            load_perform = cs.load_perform;
+        }
+    const uint64_t expected = seqs.front();
+    const bool stale = actual == 0 || actual < expected;
+    (stale ? m_stats.violations_stale : m_stats.violations_overwritten)++;
+    std::ostringstream ex;
+    ex << "perf loaded aux_head = " << ctx.head_value << " (load #" << ctx.head_load_seq
+       << ", performed at " << ctx.head_load_perform << " ps) and copied AUX bytes [" << pos
+       << ", " << pos + n << ") of " << a.info.name << ".\n";
+    ex << wrong << " of them were wrong, the first at [" << first_bad << ", " << first_end
+       << "), read by a load that performed at " << load_perform << " ps"
+       << (load_perform < ctx.head_load_perform ? ", before the aux_head load did" : "")
+       << ".\n";
+    if (stale)
+        ex << "They still held "
+           << (actual ? "older data (store #" + std::to_string(actual) + ")"
+                      : "memory older than the driver's copy")
+           << ": the driver's copy (store #" << expected
+           << ") had not reached them, although the aux_head store that announced it had.\n";
+    else
+        ex << "They held store #" << actual << ", from a later harvest that reused the space "
+           << "while perf was still reading it: perf's aux_tail store #" << ctx.tail_store_seq
+           << " let the driver see the room before perf's loads had performed.\n";
+    add(a.info.name, stale ? "stale" : "overwritten", first_bad, stale ? "B, C" : "A, D",
+        ex.str(),
+        stale ? "Keep (B) for AUX (the driver's smp_wmb) and (C) for AUX (perf's smp_rmb)."
+              : "Keep (D) for AUX (perf's smp_mb before the aux_tail store) and (A) for AUX "
+                "(the control dependency on aux_tail).");
 }
 
 void AuxChecker::on_aux_record(unsigned idx, uint64_t offset, uint64_t size, uint64_t flags) {
@@ -374,6 +393,7 @@ void AuxChecker::close_source(Source& s) {
     uint64_t delivered = 0, lost = 0, unread = 0, corrupted = 0, overlap = 0;
     std::array<uint64_t, kGapCauses> by_cause{};
     GapCause last_cause = GapCause::count; // the fate just before a run of undecoded bytes
+    bool after_corrupt = false;
     uint64_t pos = 0;
     auto next_dspan = [&dspans](uint64_t p) {
         auto it = dspans.spans().lower_bound(p);
@@ -386,6 +406,7 @@ void AuxChecker::close_source(Source& s) {
             delivered += e - pos;
             pos = e;
             last_cause = GapCause::count;
+            after_corrupt = false;
             continue;
         }
         if (const auto* f = s.fates.find(pos)) {
@@ -395,11 +416,13 @@ void AuxChecker::close_source(Source& s) {
                 lost += e - pos;
                 by_cause[size_t(t.cause)] += e - pos;
                 last_cause = t.cause;
+                after_corrupt = false;
             } else if (t.fate == Fate::unread) {
                 unread += e - pos;
             } else {
                 corrupted += e - pos;
                 last_cause = GapCause::count;
+                after_corrupt = true;
             }
             pos = e;
             continue;
@@ -409,11 +432,15 @@ void AuxChecker::close_source(Source& s) {
         uint64_t e = std::min(produced, next_dspan(pos));
         if (auto it = s.fates.spans().upper_bound(pos); it != s.fates.spans().end())
             e = std::min(e, it->first);
-        if (e == next_dspan(pos) && st.sync_bytes_in(pos, e - pos) == e - pos) {
+        if (st.sync_bytes_in(pos, e - pos) == e - pos) {
+            // A-Sync + Trace Info that reached the decoder: a sync is what an unsynchronised
+            // decoder looks for, so it is decoded even when no count follows it.
             delivered += e - pos;
         } else if (last_cause != GapCause::count) {
             lost += e - pos;
             by_cause[size_t(last_cause)] += e - pos;
+        } else if (after_corrupt) {
+            corrupted += e - pos; // the decoder resynchronising after bytes read wrong
         } else {
             corrupted += e - pos;
             ++m_stats.violations_unexplained;
