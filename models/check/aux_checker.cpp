@@ -32,28 +32,39 @@ struct AuxChecker::Source {
     uint64_t duplicates = 0;
     uint64_t decoded_packets = 0, decoded_sync_bytes = 0;
 
-    void add_count(uint64_t c) {
-        if (!decoded.empty()) {
-            auto last = std::prev(decoded.end());
-            if (last->second == c) {
-                ++last->second;
-                return;
-            }
-        }
+    // A run of decoded counts [c, c + n); a count seen before is a duplicate.
+    void add_counts(uint64_t c, uint64_t n) {
+        uint64_t end = c + n;
         auto it = decoded.upper_bound(c);
-        if (it != decoded.begin() && std::prev(it)->second > c) {
-            ++duplicates;
-            return;
-        }
-        if (it != decoded.begin() && std::prev(it)->second == c) {
-            ++std::prev(it)->second;
-            if (it != decoded.end() && it->first == c + 1) {
-                std::prev(it)->second = it->second;
-                decoded.erase(it);
+        if (it != decoded.begin()) {
+            auto prev = std::prev(it);
+            if (prev->second > c) {
+                const uint64_t overlap = std::min(prev->second, end) - c;
+                duplicates += overlap;
+                c += overlap;
+                if (c >= end) return;
             }
-            return;
         }
-        decoded[c] = c + 1;
+        // Overlaps with later runs are duplicates too.
+        while (it != decoded.end() && it->first < end) {
+            duplicates += std::min(end, it->second) - it->first;
+            end = std::max(end, it->second);
+            it = decoded.erase(it);
+        }
+        it = decoded.emplace_hint(it, c, end);
+        if (it != decoded.begin()) {
+            auto prev = std::prev(it);
+            if (prev->second == c) {
+                prev->second = it->second;
+                decoded.erase(it);
+                it = prev;
+            }
+        }
+        auto next = std::next(it);
+        if (next != decoded.end() && next->first == it->second) {
+            it->second = next->second;
+            decoded.erase(next);
+        }
     }
 };
 
@@ -69,12 +80,12 @@ struct AuxChecker::Aux {
     };
     explicit Aux(const CheckedAux& info_, AuxChecker& owner) : info(info_) {
         coresight::TraceDecoderOptions o;
-        o.on_count = [&owner](uint8_t id, uint64_t count) {
+        o.on_counts = [&owner](uint8_t id, uint64_t first, uint64_t n) {
             if (Source* s = owner.source(id)) {
-                s->add_count(count);
-                ++s->decoded_packets;
+                s->add_counts(first, n);
+                s->decoded_packets += n;
             }
-            ++owner.m_stats.decoded_packets;
+            owner.m_stats.decoded_packets += n;
         };
         decoder = std::make_unique<coresight::TraceDecoder>(o);
     }

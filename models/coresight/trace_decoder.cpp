@@ -11,10 +11,23 @@ struct TraceDecoder::Source : EtmListener {
 
     void on_gap(uint64_t /*pos*/, const EtmGap& gap) override { owner.record_gap(*this, gap); }
     void on_count(uint64_t /*pos*/, uint64_t count) override {
-        if (owner.options_.on_count) owner.options_.on_count(id, count);
+        // Consecutive counts are reported as one run (per packet would cost more than the
+        // decoding itself).
+        if (run_n && count == run_first + run_n) {
+            ++run_n;
+        } else {
+            flush_run();
+            run_first = count;
+            run_n = 1;
+        }
         barrier_since_count = false;
         discontinuity_since_count = false;
     }
+    void flush_run() {
+        if (run_n && owner.options_.on_counts) owner.options_.on_counts(id, run_first, run_n);
+        run_n = 0;
+    }
+    uint64_t run_first = 0, run_n = 0;
 
     TraceDecoder& owner;
     uint8_t id;
@@ -138,7 +151,10 @@ void TraceDecoder::record_gap(const Source& s, const EtmGap& g) {
 void TraceDecoder::finish() {
     deformatter_.finish();
     for (auto& s : sources_)
-        if (s) s->decoder.finish();
+        if (s) {
+            s->decoder.finish();
+            s->flush_run();
+        }
 }
 
 namespace {

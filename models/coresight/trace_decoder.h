@@ -38,9 +38,9 @@ struct TraceDecoderOptions {
     size_t max_gaps = 1u << 16;
     // Barrier positions kept in barrier_offsets().
     size_t max_barriers = 1u << 16;
-    // Called for every count packet decoded, with its trace ID (the checker's ground truth
-    // comparison); empty: not called.
-    std::function<void(uint8_t, uint64_t)> on_count;
+    // Called with each run of consecutive counts decoded for a trace ID: (id, first, n); the
+    // last runs come at finish(). For the checker's comparison with ground truth.
+    std::function<void(uint8_t, uint64_t, uint64_t)> on_counts;
 };
 
 // A count of one source that did not follow the previous count of that source by exactly 1.
@@ -104,7 +104,7 @@ public:
     void feed(uint64_t aux_offset, const std::vector<uint8_t>& chunk) {
         feed(aux_offset, chunk.data(), chunk.size());
     }
-    // End of the collected data: reports partial frames and packets.
+    // End of the collected data: reports partial frames and packets, and the last count runs.
     void finish();
 
     // Sources seen, by ascending trace ID.
