@@ -122,23 +122,29 @@ void AuxChecker::on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, TraceLo
     if (Source* s = source(id)) s->fates.insert(src_off, src_off + n, {Fate::lost, cause_of(why)});
 }
 
-void AuxChecker::on_aux_commit(const AuxCommit& c) {
+void AuxChecker::on_aux_commit(AuxCommit c) {
     Aux& a = *m_auxes.at(c.aux);
     Aux::Commit& k = a.commits.emplace_back();
-    k.c = c;
-    k.data_off = c.aux_off + (c.barrier ? kFrame : 0);
-    for (const FrameRun& r : c.runs) k.log.append(r.trace_id, r.src_off, r.src_bytes);
-    a.max_end = std::max(a.max_end, c.aux_off + c.size);
-    if (!c.record_written) {
-        // D11: nothing will describe these bytes; perf's decoder will not look at them.
-        a.consumed.insert(c.aux_off, c.aux_off + c.size, 2);
-        tag_aux(a, c.aux_off, c.aux_off + c.size, {Fate::lost, GapCause::record_lost});
+    k.c = std::move(c);
+    const AuxCommit& cc = k.c;
+    k.data_off = cc.aux_off + (cc.barrier ? kFrame : 0);
+    for (const FrameRun& r : cc.runs) k.log.append(r.trace_id, r.src_off, r.src_bytes);
+    a.max_end = std::max(a.max_end, cc.aux_off + cc.size);
+    // Copies the AUX buffer has since overwritten cannot be read any more.
+    for (Aux::Commit& old : a.commits) {
+        if (old.c.aux_off + old.c.size + a.info.size > a.max_end) break;
+        std::vector<uint8_t>().swap(old.c.bytes);
     }
-    if (m_snapshot && c.size > a.info.size) {
+    if (!cc.record_written) {
+        // D11: nothing will describe these bytes; perf's decoder will not look at them.
+        a.consumed.insert(cc.aux_off, cc.aux_off + cc.size, 2);
+        tag_aux(a, cc.aux_off, cc.aux_off + cc.size, {Fate::lost, GapCause::record_lost});
+    }
+    if (m_snapshot && cc.size > a.info.size) {
         // E6: the copy wrapped inside the AUX buffer and overwrote its own beginning.
-        const uint64_t gone = c.aux_off + c.size - a.info.size;
-        tag_aux(a, c.aux_off, gone, {Fate::lost, GapCause::snapshot_overwrite});
-        a.consumed.insert(c.aux_off, gone, 2);
+        const uint64_t gone = cc.aux_off + cc.size - a.info.size;
+        tag_aux(a, cc.aux_off, gone, {Fate::lost, GapCause::snapshot_overwrite});
+        a.consumed.insert(cc.aux_off, gone, 2);
     }
 }
 
@@ -179,6 +185,10 @@ void AuxChecker::expected_bytes(const Aux& a, uint64_t pos, uint64_t n, uint8_t*
         const uint64_t lo = std::max(pos, k.c.aux_off);
         const uint64_t hi = std::min(pos + n, k.c.aux_off + k.c.size);
         if (lo >= hi) continue;
+        if (k.c.bytes.size() == k.c.size) {
+            // What the driver's copy stored, kept until the tool has read past it.
+            std::memcpy(out + (lo - pos), k.c.bytes.data() + (lo - k.c.aux_off), hi - lo);
+        } else {
         if (k.c.barrier && lo < k.data_off) {
             uint8_t barrier[coresight::kBarrierSize];
             coresight::insert_barrier_packet(barrier);
@@ -197,6 +207,7 @@ void AuxChecker::expected_bytes(const Aux& a, uint64_t pos, uint64_t n, uint8_t*
                 std::memcpy(out + (dlo - pos), frames.data() + (dlo - from), to - dlo);
             }
         }
+        }
         if (seqs)
             for (const AuxCommit::Store& st : k.c.stores) {
                 const uint64_t s0 = std::max(lo, st.aux_off), s1 = std::min(hi, st.aux_off + st.len);
@@ -210,6 +221,11 @@ void AuxChecker::on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, 
     Aux& a = *m_auxes.at(idx);
     verify(a, pos, data, n, sources, ctx);
     pump(a);
+    // The tool never reads behind this again: the copies' bytes are no longer needed.
+    for (Aux::Commit& k : a.commits) {
+        if (k.c.aux_off + k.c.size > pos + n) break;
+        std::vector<uint8_t>().swap(k.c.bytes);
+    }
 }
 
 void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,

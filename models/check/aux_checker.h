@@ -46,7 +46,7 @@ public:
 
     void on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n,
                        coresight::TraceLoss why) override;
-    void on_aux_commit(const coresight::AuxCommit& c) override;
+    void on_aux_commit(coresight::AuxCommit c) override;
     void on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
                        const std::vector<CopySource>& sources, const CopyContext& ctx) override;
     // A PERF_RECORD_AUX perf.data received from data buffer idx.

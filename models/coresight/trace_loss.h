@@ -36,6 +36,7 @@ struct AuxCommit {
         uint64_t aux_off = 0, len = 0, seq = 0;
     };
     std::vector<Store> stores; // the driver's copy stores that wrote them
+    std::vector<uint8_t> bytes; // what those stores wrote, in AUX order (size bytes)
     uint64_t record_offset = 0, record_size = 0, flags = 0; // its PERF_RECORD_AUX
     bool record_written = false;                          // false: lost in the data buffer
     Picos at = 0;
@@ -46,7 +47,7 @@ public:
     virtual ~TraceObserver() = default;
     // Source bytes [src_off, src_off + n) of trace ID `id` will never reach an AUX buffer.
     virtual void on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, TraceLoss why) = 0;
-    virtual void on_aux_commit(const AuxCommit& c) = 0;
+    virtual void on_aux_commit(AuxCommit c) = 0; // by value: it carries the copied bytes
 };
 
 } // namespace ringsim::models::coresight

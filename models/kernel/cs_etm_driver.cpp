@@ -71,7 +71,7 @@ void CsEtmDriver::stop(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, EtrS
     commit.record_size = size;
     commit.record_written = out.aux->last_record_written();
     commit.at = now_ps();
-    if (commit.size) m_observer.on_aux_commit(commit);
+    if (commit.size) m_observer.on_aux_commit(std::move(commit));
     // coresight_disable_path: the sink's reference goes (E8).
     sink.disable_perf(now_ps());
 }
@@ -156,6 +156,7 @@ void CsEtmDriver::copy(const EtmCpu& c, const AuxOutput& out, EtrSink& sink, uin
         const Addr dst = out.aux_base + aux_pos % out.aux_size;
         const uint64_t seq = c.port->store_bytes(dst, m_buf.data(), n, false, Barrier::none);
         commit.stores.push_back({aux_pos, n, seq});
+        commit.bytes.insert(commit.bytes.end(), m_buf.begin(), m_buf.end());
         ++m_n.copy_stores;
         etr_off += n;
         aux_pos += n;
