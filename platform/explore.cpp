@@ -232,6 +232,12 @@ RunResult read_run(const fs::path& dir, uint64_t seed) {
         if (kind != "total" && value.is_number_unsigned() && value.get<uint64_t>() > 0)
             r.kinds[kind] = value.get<uint64_t>();
     }
+    // The AUX path's violations, as kinds of their own ("aux_stale", ...).
+    const json& total = (*stats)["total"];
+    if (total.contains("aux") && total["aux"].is_object() && total["aux"].contains("violations"))
+        for (const auto& [kind, value] : total["aux"]["violations"].items())
+            if (kind != "total" && value.is_number_unsigned() && value.get<uint64_t>() > 0)
+                r.kinds["aux_" + kind] = value.get<uint64_t>();
     const auto violations = read_json(dir / "violations.json");
     if (violations && violations->is_object() && violations->contains("violations")) {
         const json& list = (*violations)["violations"];

@@ -468,6 +468,17 @@ void AuxChecker::close_source(Source& s) {
             by_cause[size_t(last_cause)] += e - pos;
         } else if (after_corrupt) {
             corrupted += e - pos; // the decoder resynchronising after bytes read wrong
+        } else if (const auto* next = e < produced ? s.fates.find(e) : nullptr) {
+            // The start of a packet whose end is missing: cut off by what follows.
+            const Tag& t = next->second.tag;
+            if (t.fate == Fate::lost) {
+                lost += e - pos;
+                by_cause[size_t(t.cause)] += e - pos;
+            } else if (t.fate == Fate::unread) {
+                unread += e - pos;
+            } else {
+                corrupted += e - pos;
+            }
         } else {
             corrupted += e - pos;
             ++m_stats.violations_unexplained;

@@ -51,11 +51,15 @@ void CsEtmEvent::ioc_enable() {
     m_poke.notify(sc_core::SC_ZERO_TIME);
 }
 
-void CsEtmEvent::ioc_disable_sync() {
+void CsEtmEvent::ioc_disable_sync(EnginePort& caller) {
     m_user_change_at = now_ps() + m_p.ipi_latency;
     m_user_change_to_off = true;
     m_poke.notify(sc_core::SC_ZERO_TIME);
     while (m_user_change_at || !m_user_off || m_on) sc_core::wait(m_settled);
+    // The ioctl returns once the IPI handler has run: smp_call_function_single waits on the
+    // csd lock the handler releases (smp_store_release / smp_cond_load_acquire), so what
+    // the stop did on the event's CPU (the AUX record, aux_head) is visible to the caller.
+    if (m_last_port) caller.engine().handoff(m_last_port->agent(), caller.agent());
 }
 
 void CsEtmEvent::do_start(const EtmCpu& c) {
@@ -73,6 +77,7 @@ void CsEtmEvent::do_start(const EtmCpu& c) {
     }
     if (m_hw_id_done.size() <= c.cpu->id()) m_hw_id_done.resize(c.cpu->id() + 1);
     bool hw_id = m_hw_id_done[c.cpu->id()];
+    m_last_port = c.port;
     if (m_driver.start(c, m_out, m_handle, m_sink, ctx, hw_id, m_off_cause)) {
         m_on = true;
         m_on_cpu = c;
@@ -99,6 +104,7 @@ void CsEtmEvent::do_stop() {
     ctx.time_ns = entered.value() / kPicosPerNs;
     m_driver.stop(c, m_out, m_handle, m_sink, ctx);
     m_on = false;
+    m_last_port = c.port;
     if (m_out.aux->disable_requested()) {
         // TRUNCATED: the event goes off until the tool re-enables it (A6).
         m_out.aux->clear_disable();

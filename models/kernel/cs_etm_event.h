@@ -43,11 +43,14 @@ public:
 
     // PERF_EVENT_IOC_ENABLE from the tool after its AUX read (A9).
     void ioc_enable();
-    // PERF_EVENT_IOC_DISABLE, waiting (in the calling thread) until the event has stopped
-    // (C8, and perf record's evlist__disable at exit).
-    void ioc_disable_sync();
+    // PERF_EVENT_IOC_DISABLE, waiting (in the calling thread, whose memory agent is
+    // `caller`) until the event has stopped (C8, and perf record's evlist__disable at exit).
+    void ioc_disable_sync(EnginePort& caller);
     // The session is over: disable for good and wait.
-    void end() { m_ending = true; ioc_disable_sync(); }
+    void end(EnginePort& caller) {
+        m_ending = true;
+        ioc_disable_sync(caller);
+    }
 
     unsigned aux_index() const { return m_out.idx; }
     const CsEtmEventCounters& counters() const { return m_n; }
@@ -68,6 +71,7 @@ private:
     PerfAux::Handle m_handle;
     bool m_on = false;           // the ETM runs (pmu::start succeeded, no stop since)
     EtmCpu m_on_cpu;
+    EnginePort* m_last_port = nullptr; // the CPU the event last ran its driver code on
     bool m_failed = false;       // pmu::start found no AUX room; no retry until sched-in
     bool m_kernel_off = false;   // perf_event_disable_inatomic took effect
     Picos m_kernel_off_at = 0;   // when the pending disable lands; 0: none pending

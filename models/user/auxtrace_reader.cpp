@@ -11,7 +11,7 @@ namespace {
 Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 } // namespace
 
-AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem,
+AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, EnginePort& mem,
                                std::vector<AuxMmap> mmaps, AuxObserver& observer)
     : m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)), m_prev(m_mmaps.size(), 0),
       m_tail_seq(m_mmaps.size(), 0), m_observer(observer) {}
@@ -119,7 +119,7 @@ void AuxtraceReader::snapshot() {
     // AUX data), read every AUX area, cs_etm_snapshot_finish: enable again (C8).
     ++m_n.snapshots;
     for (const AuxMmap& m : m_mmaps)
-        if (m.event) m.event->ioc_disable_sync();
+        if (m.event) m.event->ioc_disable_sync(m_mem);
     for (unsigned i = 0; i < m_mmaps.size(); ++i) read(i, true);
     for (const AuxMmap& m : m_mmaps)
         if (m.event) m.event->ioc_enable();
@@ -127,7 +127,7 @@ void AuxtraceReader::snapshot() {
 
 void AuxtraceReader::on_exit() {
     for (const AuxMmap& m : m_mmaps)
-        if (m.event) m.event->end();
+        if (m.event) m.event->end(m_mem);
     if (m_p.snapshot) {
         // The last snapshot, of what the final stops committed.
         ++m_n.snapshots;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "models/kernel/cs_etm_event.h"
+#include "models/memory/engine_port.h"
 #include "models/user/auxtrace_read.h"
 #include "models/user/perf_consumer.h"
 
@@ -50,7 +51,7 @@ struct AuxtraceReaderCounters {
 
 class AuxtraceReader : public AuxHooks {
 public:
-    AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem,
+    AuxtraceReader(const AuxtraceReaderParams& params, EnginePort& mem,
                    std::vector<AuxMmap> mmaps, AuxObserver& observer);
 
     bool after_data_read(unsigned idx) override;
@@ -67,7 +68,7 @@ private:
     void snapshot();
 
     AuxtraceReaderParams m_p;
-    MemoryPort& m_mem;
+    EnginePort& m_mem;
     std::vector<AuxMmap> m_mmaps;
     std::vector<uint64_t> m_prev;
     std::vector<uint64_t> m_tail_seq;

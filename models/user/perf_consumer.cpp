@@ -118,8 +118,10 @@ void PerfConsumer::consumer_thread() {
                 if (m_mmaps[i].backward) read_backward(i);
         }
         if (!hits) {
-            if (m_exited) break;
-            poll();
+            // Done once a pass after the events were disabled found nothing (the exit may
+            // have come during this pass: then disable first and look again).
+            if (m_exited && (disabled || !m_aux)) break;
+            if (!m_exited) poll();
         }
     }
     // BKW_MMAP_DATA_PENDING at exit: the overwrite buffers are read last.

@@ -54,6 +54,7 @@ struct RunResult {
     double sim_s = 0;
     double records = 0;
     double max_rss_mib = 0;
+    double trace_mb = 0, delivered_mb = 0; // AUX trace produced / decoded, in MB (1e6 B)
 };
 
 RunResult run(const std::string& ringsim, const std::string& scenario,
@@ -89,6 +90,11 @@ RunResult run(const std::string& ringsim, const std::string& scenario,
     r.sim_s = run.at("simulated_seconds").get<double>();
     r.wall_s = run.at("wall_seconds").get<double>(); // the simulation alone, no start-up
     r.records = stats.at("total").at("records").at("produced").get<double>();
+    if (stats.at("total").contains("aux")) {
+        const auto& bytes = stats.at("total").at("aux").at("bytes");
+        r.trace_mb = bytes.at("produced").get<double>() / 1e6;
+        r.delivered_mb = bytes.at("delivered").get<double>() / 1e6;
+    }
     r.ok = true;
     return r;
 }
@@ -118,6 +124,19 @@ void report(const char* name, const RunResult& r, double switch_ns) {
                 r.max_rss_mib, r.records, r.wall_s);
 }
 
+// The AUX path's cost: wall time per simulated MB of trace produced and per MB decoded.
+void report_aux(const char* name, const RunResult& r) {
+    if (!r.ok || r.trace_mb <= 0) {
+        std::printf("%-22s FAILED to run\n", name);
+        return;
+    }
+    std::printf("%-22s %8.3f sim-s/wall-s  %7.2f ms/MB of trace produced  %7.2f ms/MB "
+                "decoded  peak %6.1f MiB  (%.0f MB produced, %.0f MB decoded, %.3f s wall)\n",
+                name, r.sim_s / r.wall_s, r.wall_s * 1e3 / r.trace_mb,
+                r.delivered_mb > 0 ? r.wall_s * 1e3 / r.delivered_mb : 0.0, r.max_rss_mib,
+                r.trace_mb, r.delivered_mb, r.wall_s);
+}
+
 } // namespace
 
 int sc_main(int argc, char** argv) {
@@ -139,6 +158,13 @@ int sc_main(int argc, char** argv) {
     report("reference 1s", ref1, sw);
     report("reference 10s", ref10, sw);
     report("reference 1s, arm", arm, sw);
+
+    // The AUX path: 4 CPUs x 200 MB/s of trace for 1 s (tests/bench/aux-reference.json).
+    const std::string aux_reference = source + "/tests/bench/aux-reference.json";
+    const RunResult aux = run(ringsim, aux_reference, {});
+    const RunResult aux_arm = run(ringsim, aux_reference, {"memory.model=arm"});
+    report_aux("aux reference 1s", aux);
+    report_aux("aux reference 1s, arm", aux_arm);
 
     // ringsim explore on the teaching matrix: runs per second with 1 and with 2 jobs.
     const std::string matrix = source + "/scenarios/teaching/matrix.json";
@@ -164,6 +190,9 @@ int sc_main(int argc, char** argv) {
         std::printf("  arm faster than real time:                  %.2f  %s\n",
                     arm.sim_s / arm.wall_s, arm.sim_s >= arm.wall_s ? "met" : "MISSED");
     }
+    if (aux.ok)
+        std::printf("  AUX reference faster than real time:        %.2f  %s\n",
+                    aux.sim_s / aux.wall_s, aux.sim_s >= aux.wall_s ? "met" : "MISSED");
     std::printf("  explore: 2 jobs at least 1.8x 1 job:        %.2f  %s\n", two / one,
                 two / one >= 1.8 ? "met" : "MISSED");
     return 0;
