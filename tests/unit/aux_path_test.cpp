@@ -14,10 +14,10 @@ namespace {
 const std::string kSource = RINGSIM_SOURCE_DIR;
 const std::string kBinary = RINGSIM_BINARY;
 
-nlohmann::json aux_stats(const std::string& scenario) {
+nlohmann::json aux_stats(const std::string& scenario, const std::string& sets = "") {
     const std::string out = ::testing::TempDir() + "/aux-" + std::to_string(std::rand());
-    const std::string cmd =
-        kBinary + " run " + kSource + "/" + scenario + " --out " + out + " > /dev/null";
+    const std::string cmd = kBinary + " run " + kSource + "/" + scenario + " " + sets +
+                            " --out " + out + " > /dev/null";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream in(out + "/stats.json");
     return nlohmann::json::parse(in).at("total").at("aux");
@@ -92,6 +92,37 @@ TEST(AuxPath, SnapshotOverwritesWithoutTruncation) {
     EXPECT_EQ(a.at("truncated").get<int>(), 0);                  // E6: never in snapshot mode
     EXPECT_EQ(u(a, "consumer", "snapshots"), 4u);                // three SIGUSR2 + exit
     EXPECT_EQ(u(a, "violations", "total"), 0u);
+}
+
+TEST(AuxPath, MemErrDiscardsTheWholeCaptureSilently) {
+    // D10: the captures running at 3 ms and 7 ms end with STS.MemErr: len 0, no record.
+    const auto a = aux_stats("scenarios/etr-per-thread.json", "--set 'etr.memerr_at=[\"3ms\",\"7ms\"]'");
+    expect_books_close(a);
+    EXPECT_EQ(u(a, "driver", "memerr_captures"), 2u);
+    EXPECT_EQ(u(a, "gaps_by_cause", "memerr"), 2u);
+    EXPECT_GT(u(a, "lost_by_cause", "memerr"), 0u);
+    EXPECT_EQ(a.at("records").get<uint64_t>() + 2, u(a, "driver", "harvests"));
+    EXPECT_EQ(a.at("truncated").get<int>(), 0); // no flag (E4)
+    EXPECT_EQ(u(a, "violations", "total"), 0u);
+}
+
+TEST(AuxPath, TraceAboveTheMemoryBandwidthOverflowsTheFifo) {
+    const auto a = aux_stats("scenarios/etr-per-thread.json",
+                             "--set etr.mem_bandwidth=100MB/s --set etr.fifo_size=1KiB");
+    expect_books_close(a);
+    EXPECT_GT(u(a, "lost_by_cause", "fifo_overflow"), 0u);
+    // What the FIFO dropped, plus what the decoder then skipped until the next A-Sync.
+    EXPECT_GT(u(a, "lost_by_cause", "fifo_overflow"), u(a, "sink", "overflow_bytes"));
+    EXPECT_EQ(u(a, "violations", "total"), 0u);
+}
+
+TEST(AuxPath, FlatAndScatterGatherBuffersGiveTheSameTrace) {
+    // E2: the buffer mode changes where the bytes live, not which bytes reach perf.
+    const auto flat = aux_stats("scenarios/etr-per-thread.json", "--set etr.mode=flat");
+    const auto sg = aux_stats("scenarios/etr-per-thread.json", "--set etr.mode=sg");
+    EXPECT_EQ(flat.at("bytes"), sg.at("bytes"));
+    EXPECT_EQ(flat.at("gaps_by_cause"), sg.at("gaps_by_cause"));
+    EXPECT_GT(u(sg, "sink", "dma_stores"), u(flat, "sink", "dma_stores")); // per 4 KiB page
 }
 
 struct AuxLesson {
