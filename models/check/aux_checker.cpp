@@ -459,16 +459,22 @@ void AuxChecker::close_source(Source& s) {
         uint64_t e = std::min(produced, next_dspan(pos));
         if (auto it = s.fates.spans().upper_bound(pos); it != s.fates.spans().end())
             e = std::min(e, it->first);
-        if (st.sync_bytes_in(pos, e - pos) == e - pos) {
-            // A-Sync + Trace Info that reached the decoder: a sync is what an unsynchronised
-            // decoder looks for, so it is decoded even when no count follows it.
-            delivered += e - pos;
+        // Whole A-Sync + Trace Info packets that reached the decoder were decoded: a sync is
+        // what a decoder that lost sync looks for, and it needs no count after it.
+        const uint64_t segment_end = e;
+        const uint64_t syncs =
+            st.sync_bytes_in(pos, e - pos) / coresight::kStartSize * coresight::kStartSize;
+        delivered += syncs;
+        e -= syncs; // the rest: bytes of packets that could not be decoded
+        if (e == pos) {
+            // nothing else
         } else if (last_cause != GapCause::count) {
             lost += e - pos;
             by_cause[size_t(last_cause)] += e - pos;
         } else if (after_corrupt) {
             corrupted += e - pos; // the decoder resynchronising after bytes read wrong
-        } else if (const auto* next = e < produced ? s.fates.find(e) : nullptr) {
+        } else if (const auto* next =
+                       segment_end < produced ? s.fates.find(segment_end) : nullptr) {
             // The start of a packet whose end is missing: cut off by what follows.
             const Tag& t = next->second.tag;
             if (t.fate == Fate::lost) {
@@ -487,7 +493,7 @@ void AuxChecker::close_source(Source& s) {
                << " reached the decoder but were not decoded, and no loss comes before them.\n";
             add(name, "unexplained", pos, "", ex.str(), "");
         }
-        pos = e;
+        pos = segment_end;
     }
     if (overlap) {
         ++m_stats.violations_accounting;

@@ -19,20 +19,20 @@ public:
     };
 
     // Tags the parts of [first, end) not yet covered; returns the bytes newly tagged.
+    // Looks each hole up afresh: put() may merge (erase) the spans around it.
     uint64_t insert(uint64_t first, uint64_t end, Tag tag) {
         uint64_t added = 0;
         uint64_t at = first;
-        auto it = m.upper_bound(first);
-        if (it != m.begin() && std::prev(it)->second.end > first) at = std::prev(it)->second.end;
         while (at < end) {
-            const uint64_t stop = (it == m.end() || it->first >= end) ? end : it->first;
-            if (stop > at) {
-                put(at, stop, tag);
-                added += stop - at;
+            auto it = m.upper_bound(at);
+            if (it != m.begin() && std::prev(it)->second.end > at) {
+                at = std::prev(it)->second.end; // covered: skip to the end of that span
+                continue;
             }
-            if (it == m.end() || it->first >= end) break;
-            at = it->second.end;
-            ++it;
+            const uint64_t stop = it == m.end() ? end : std::min(end, it->first);
+            put(at, stop, tag);
+            added += stop - at;
+            at = stop;
         }
         return added;
     }

@@ -1,0 +1,502 @@
+// EtrSink under SystemC with exact numbers: frames per burst, the memory after flush_and_sync
+// equal to what an eager frame-by-frame writer leaves (built here from one FrameEncoder per
+// frame over the source bytes), Full/RWP/RRP after a wrap, overwritten frames reported as
+// sink_wrap with their source byte ranges, FIFO overflow as fifo_overflow, TMCReady at
+// flush + max(latency, drain), refcnt (E3/E8), a flush on a stopped sink, sink_stopped, and an
+// SG buffer with shuffled pages giving the same bytes at the translated addresses.
+//
+// Common numbers: one source at 1e9 B/s (1 byte per 1000 ps), so C(t) = floor(t / 8000) and a
+// source started at 0 has 14 + 8 * C(t) bytes at t (no periodic sync). burst = 1024 bytes:
+// one wake every 1'024'000 ps for one running source, 512'000 ps for two.
+// Every test case builds its modules before sc_start and runs one simulation (one process
+// per test under ctest).
+#include "models/coresight/etr_sink.h"
+
+#include "models/coresight/etm_packets.h"
+#include "models/coresight/etr_sg_table.h"
+#include "models/coresight/formatter.h"
+#include "models/memory/engine_port.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+using namespace ringsim::models;
+using namespace ringsim::models::coresight;
+using sc_core::SC_PS;
+using sc_core::sc_time;
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+Picos now() { return sc_core::sc_time_stamp().value(); }
+void wait_until(Picos t) {
+    if (t > now()) sc_core::wait(sc_time(double(t - now()), SC_PS));
+}
+
+struct Loss {
+    uint8_t id;
+    uint64_t off, n;
+    TraceLoss why;
+    bool operator==(const Loss& o) const {
+        return id == o.id && off == o.off && n == o.n && why == o.why;
+    }
+};
+std::ostream& operator<<(std::ostream& os, const Loss& l) {
+    return os << "{" << int(l.id) << ", " << l.off << ", " << l.n << ", " << to_string(l.why)
+              << "}";
+}
+
+struct Observer : TraceObserver {
+    std::vector<Loss> losses;
+    unsigned commits = 0;
+    void on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, TraceLoss why) override {
+        losses.push_back({id, src_off, n, why});
+    }
+    void on_aux_commit(AuxCommit) override { ++commits; }
+};
+
+// The test's own thread: the driver side.
+struct Script : sc_core::sc_module {
+    SC_HAS_PROCESS(Script);
+    std::function<void()> body;
+    Script(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
+        SC_THREAD(run);
+    }
+    void run() { body(); }
+};
+
+// The frames an eager formatter writes for bytes [off, off+n) of a source: one FrameEncoder
+// per frame (14 data bytes each, the last one flushed if partial).
+void reference_frames(const EtmStream& s, uint64_t off, uint64_t n, Bytes& out) {
+    Bytes data(n);
+    s.read(off, n, data.data());
+    for (uint64_t at = 0; at < n; at += kFrameSourceBytes) {
+        FrameEncoder fe;
+        const uint64_t m = std::min<uint64_t>(kFrameSourceBytes, n - at);
+        fe.write(s.trace_id(), data.data() + at, m, out);
+        fe.flush(out);
+    }
+}
+
+struct Rig {
+    PhysicalMemory phys;
+    MemorySystem mem{phys, MemoryModel::sc, TimingPolicy::none, 1};
+    EnginePort& etr_port = mem.agent("etr");
+    EnginePort& cpu = mem.agent("cpu0");
+    TraceRate rate{1e9, {}};
+    EtmSource a{"etm0", 0x10, rate, 0};
+    EtmSource b{"etm1", 0x11, rate, 0};
+    Observer obs;
+    EtrSinkParams p;
+    std::unique_ptr<EtrSink> sink;
+    std::unique_ptr<Script> script;
+
+    Rig(uint64_t buffer, double bw, uint64_t fifo) {
+        p.buffer_bytes = buffer;
+        p.mem_bandwidth = bw;
+        p.fifo_bytes = fifo;
+        p.flush_latency = 10'000;
+        p.burst = 1024;
+    }
+    void flat() { p.flat_base = phys.allocate("etr.flat", p.buffer_bytes, kSgPageSize); }
+    void build(std::function<void()> body, bool two = false) {
+        sink = std::make_unique<EtrSink>("etr", p, etr_port, obs);
+        sink->attach(&a);
+        if (two) sink->attach(&b);
+        script = std::make_unique<Script>("script", std::move(body));
+    }
+    void start(EtmSource& s) {
+        s.start(now(), UntracedCause::stop_window);
+        sink->source_changed(now(), &s, false);
+    }
+    void stop(EtmSource& s) {
+        s.stop(now());
+        sink->source_changed(now(), &s, true);
+    }
+    Bytes memory(Addr at, uint64_t n) {
+        Bytes v(n);
+        cpu.load_bytes(at, v.data(), n);
+        return v;
+    }
+};
+
+Bytes frames_of(const Bytes& all, uint64_t first, uint64_t n) {
+    return Bytes(all.begin() + first * kFrameSize, all.begin() + (first + n) * kFrameSize);
+}
+
+} // namespace
+
+// One source, 0 .. 2'000'000 ps: 14 + 2000 = 2014 bytes = 143 full frames + 1 of 12 bytes.
+//  t = 0:         the start's 14 bytes: 1 frame (burst 1).
+//  t = 1'024'000: 1038 bytes, 1024 new: 73 frames (1022 bytes), 2 wait (burst 2).
+//  t = 2'000'000: stop: 978 bytes, flushed: 69 full + 1 partial = 70 frames (burst 3).
+// A fast memory (1 B/ps) writes everything as it comes: TMCReady at 2'000'000 + 10'000.
+TEST(EtrSink, FramesPerBurstAndMemoryOfAnEagerWriter) {
+    Rig r(4096, 1e12, 4096);
+    r.flat();
+    EtrSyncState st;
+    Picos ready = 0;
+    uint64_t frames_at[3] = {}, bursts_at[3] = {};
+    Bytes mem;
+    r.build([&] {
+        r.sink->enable_perf(0);
+        r.start(r.a);
+        frames_at[0] = r.sink->log().frames();
+        bursts_at[0] = r.sink->bursts();
+        wait_until(1'100'000);
+        frames_at[1] = r.sink->log().frames();
+        bursts_at[1] = r.sink->bursts();
+        wait_until(2'000'000);
+        r.stop(r.a);
+        frames_at[2] = r.sink->log().frames();
+        bursts_at[2] = r.sink->bursts();
+        st = r.sink->flush_and_sync(r.cpu);
+        ready = now();
+        mem = r.memory(r.p.flat_base, 4096);
+    });
+    sc_core::sc_start();
+    EXPECT_EQ(frames_at[0], 1u);
+    EXPECT_EQ(bursts_at[0], 1u);
+    EXPECT_EQ(frames_at[1], 74u);
+    EXPECT_EQ(bursts_at[1], 2u);
+    EXPECT_EQ(frames_at[2], 144u);
+    EXPECT_EQ(bursts_at[2], 3u);
+    EXPECT_EQ(r.sink->bursts(), 3u);
+    EXPECT_EQ(ready, 2'010'000u); // latency 10'000 > drain 0
+    EXPECT_EQ(st.size, 4096u);
+    EXPECT_FALSE(st.full);
+    EXPECT_FALSE(st.memerr);
+    EXPECT_EQ(st.rwp_off, 2304u); // 144 frames
+    EXPECT_EQ(st.rrp_off, 0u);
+    EXPECT_EQ(r.sink->frames_written(), 144u);
+    // Bursts of 64 frames: [0, 1024), [1024, 2048), [2048, 2304).
+    EXPECT_EQ(r.sink->dma_stores(), 3u);
+    EXPECT_EQ(r.a.stream().size(), 2014u);
+    Bytes ref;
+    reference_frames(r.a.stream(), 0, 2014, ref);
+    ASSERT_EQ(ref.size(), 2304u);
+    EXPECT_EQ(Bytes(mem.begin(), mem.begin() + 2304), ref);
+    EXPECT_EQ(Bytes(mem.begin() + 2304, mem.end()), Bytes(4096 - 2304, 0)); // never written
+    EXPECT_TRUE(r.obs.losses.empty());
+    EXPECT_EQ(r.obs.commits, 0u);
+    EXPECT_EQ(r.sink->captures(), 1u);
+}
+
+// The same input against a memory of exactly 1 B/ns, FIFO 4096:
+//  arrive(0, 16): no time, queued 16.
+//  arrive(1'024'000, 1168): 1024 bytes of capacity = 64 frames; 160 queued.
+//  arrive(2'000'000, 1120): 976 bytes = 61 frames; 304 queued.
+// The flush drains 304 bytes in 304'000 ps > latency: TMCReady at 2'304'000.
+TEST(EtrSink, ReadyAfterTheDrainWhenItOutlastsTheLatency) {
+    Rig r(4096, 1e9, 4096);
+    r.flat();
+    EtrSyncState st;
+    Picos ready = 0;
+    uint64_t written_at_flush = 0;
+    Bytes mem;
+    r.build([&] {
+        r.sink->enable_perf(0);
+        r.start(r.a);
+        wait_until(2'000'000);
+        r.stop(r.a);
+        written_at_flush = r.sink->hw().bytes_written(now());
+        st = r.sink->flush_and_sync(r.cpu);
+        ready = now();
+        mem = r.memory(r.p.flat_base, 2304);
+    });
+    sc_core::sc_start();
+    EXPECT_EQ(written_at_flush, 2000u);
+    EXPECT_EQ(ready, 2'304'000u);
+    EXPECT_EQ(st.rwp_off, 2304u);
+    EXPECT_FALSE(st.full);
+    Bytes ref;
+    reference_frames(r.a.stream(), 0, 2014, ref);
+    EXPECT_EQ(mem, ref);
+    EXPECT_TRUE(r.obs.losses.empty());
+}
+
+// A 1024-byte buffer (64 frames) takes the 144 frames: Full, RWP = RRP = 2304 % 1024 = 256.
+// Frames 0..79 are overwritten: 0..9 when the write count reaches 74 frames at 1'024'000
+// (source bytes [0, 140)), 10..79 at the stop (bytes [140, 1120)). Frames 80..143 survive,
+// frame f at offset (f % 64) * 16; two DMA stores: [256, 1024) and [0, 256).
+TEST(EtrSink, WrapKeepsTheNewestFramesAndReportsTheRestAsSinkWrap) {
+    Rig r(1024, 1e12, 4096);
+    r.flat();
+    EtrSyncState st;
+    std::vector<Loss> at_1100;
+    Bytes mem;
+    r.build([&] {
+        r.sink->enable_perf(0);
+        r.start(r.a);
+        wait_until(1'100'000);
+        at_1100 = r.obs.losses;
+        wait_until(2'000'000);
+        r.stop(r.a);
+        st = r.sink->flush_and_sync(r.cpu);
+        mem = r.memory(r.p.flat_base, 1024);
+    });
+    sc_core::sc_start();
+    EXPECT_EQ(at_1100, (std::vector<Loss>{{0x10, 0, 140, TraceLoss::sink_wrap}}));
+    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 140, TraceLoss::sink_wrap},
+                                               {0x10, 140, 980, TraceLoss::sink_wrap}}));
+    EXPECT_TRUE(st.full);
+    EXPECT_EQ(st.rwp_off, 256u);
+    EXPECT_EQ(st.rrp_off, 256u);
+    EXPECT_TRUE(r.sink->hw().full(now()));
+    EXPECT_EQ(r.sink->hw().rwp(now()), r.p.flat_base + 256);
+    EXPECT_EQ(r.sink->hw().rrp(now()), r.p.flat_base + 256);
+    EXPECT_EQ(r.sink->frames_written(), 144u);
+    EXPECT_EQ(r.sink->log().first_kept(), 80u);
+    EXPECT_EQ(r.sink->frame_at_offset(256), 80u);
+    EXPECT_EQ(r.sink->frame_at_offset(1008), 127u);
+    EXPECT_EQ(r.sink->frame_at_offset(0), 128u);
+    EXPECT_EQ(r.sink->frame_at_offset(240), 143u);
+    EXPECT_EQ(r.sink->dma_stores(), 2u);
+    Bytes ref;
+    reference_frames(r.a.stream(), 0, 2014, ref);
+    Bytes expected(1024);
+    for (uint64_t f = 80; f < 144; ++f)
+        std::copy_n(ref.begin() + f * 16, 16, expected.begin() + (f % 64) * 16);
+    EXPECT_EQ(mem, expected);
+}
+
+// Memory at 0.5 B/ns (5e8 units per ps), FIFO 64 bytes (4 frames):
+//  arrive(0, 16): queued 16.
+//  arrive(1'024'000, 73 frames): 512 bytes of capacity = 32 frames; 1184 - 512 = 672 left,
+//    64 stay, 608 overflow = the newest 38 frames of the batch, i.e. frames 36..73 holding
+//    source bytes [504, 1036).
+//  arrive(2'000'000, 70 frames): 488 bytes = 30 frames + 8 bytes of credit; 64 + 1120 - 480 =
+//    704 left, 640 overflow = the newest 40 frames: source bytes [1036 + 30*14, 2014) =
+//    [1456, 2014) (39 full frames and the 12-byte last one).
+//  flush: 64 queued, 8 bytes of credit: 56 bytes at 0.5 B/ns = 112'000 ps > latency.
+// Written: 36 frames with [0, 504) then 30 with [1036, 1456): 66 frames, 1056 bytes.
+TEST(EtrSink, FifoOverflowWhenTheInputOutrunsTheMemory) {
+    Rig r(4096, 5e8, 64);
+    r.flat();
+    EtrSyncState st;
+    Picos ready = 0;
+    Bytes mem;
+    r.build([&] {
+        r.sink->enable_perf(0);
+        r.start(r.a);
+        wait_until(2'000'000);
+        r.stop(r.a);
+        st = r.sink->flush_and_sync(r.cpu);
+        ready = now();
+        mem = r.memory(r.p.flat_base, 4096);
+    });
+    sc_core::sc_start();
+    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 504, 532, TraceLoss::fifo_overflow},
+                                               {0x10, 1456, 558, TraceLoss::fifo_overflow}}));
+    EXPECT_EQ(r.sink->overflow_bytes(), 1090u);      // source bytes
+    EXPECT_EQ(r.sink->hw().overflow_total(), 1248u); // frame bytes: 608 + 640
+    EXPECT_EQ(ready, 2'112'000u);
+    EXPECT_EQ(r.sink->frames_written(), 66u);
+    EXPECT_EQ(st.rwp_off, 1056u);
+    EXPECT_FALSE(st.full);
+    Bytes ref;
+    reference_frames(r.a.stream(), 0, 2014, ref);
+    Bytes expected = frames_of(ref, 0, 36);
+    const Bytes tail = frames_of(ref, 74, 30); // 1036 = 74 * 14
+    expected.insert(expected.end(), tail.begin(), tail.end());
+    expected.resize(4096, 0);
+    EXPECT_EQ(mem, expected);
+}
+
+// Two sources at 1e9 B/s each: a wake every 512'000 ps; in each burst source A's whole frames
+// then source B's.
+//  t = 0:         A's start (1 frame), then B's start (1 frame): two bursts.
+//  t = 512'000:   each 526 bytes, 512 new: 36 frames each (504), 8 wait.
+//  t = 1'024'000: each 1038, 520 new: 37 frames each (518), 2 wait.
+//  t = 1'500'000: A stops at 1510 bytes: 474 flushed = 33 full + 1 partial; B (still on) has
+//                 474 new: 33 full frames, 12 wait; then B stops: its 12 bytes, 1 frame.
+// 216 frames = 3456 bytes, 6 bursts; DMA stores of 64, 64, 64, 24 frames.
+TEST(EtrSink, TwoSourcesInterleaveByBurst) {
+    Rig r(4096, 1e12, 4096);
+    r.flat();
+    EtrSyncState st;
+    Bytes mem;
+    r.build(
+        [&] {
+            r.sink->enable_perf(0);
+            r.start(r.a);
+            r.start(r.b);
+            wait_until(1'500'000);
+            r.stop(r.a);
+            r.stop(r.b);
+            st = r.sink->flush_and_sync(r.cpu);
+            mem = r.memory(r.p.flat_base, 4096);
+        },
+        true);
+    sc_core::sc_start();
+    EXPECT_EQ(r.sink->bursts(), 6u);
+    EXPECT_EQ(r.sink->frames_written(), 216u);
+    EXPECT_EQ(st.rwp_off, 3456u);
+    EXPECT_EQ(r.sink->dma_stores(), 4u);
+    EXPECT_EQ(r.a.stream().size(), 1510u);
+    EXPECT_EQ(r.b.stream().size(), 1510u);
+    Bytes expected;
+    const struct {
+        const EtmSource* s;
+        uint64_t off, n;
+    } order[] = {{&r.a, 0, 14},     {&r.b, 0, 14},     {&r.a, 14, 504},  {&r.b, 14, 504},
+                 {&r.a, 518, 518},  {&r.b, 518, 518},  {&r.a, 1036, 474}, {&r.b, 1036, 462},
+                 {&r.b, 1498, 12}};
+    for (const auto& o : order) reference_frames(o.s->stream(), o.off, o.n, expected);
+    ASSERT_EQ(expected.size(), 3456u);
+    expected.resize(4096, 0);
+    EXPECT_EQ(mem, expected);
+    EXPECT_TRUE(r.obs.losses.empty());
+}
+
+TEST(EtrSink, RefcntOneCapturePerSessionAndTheLastUserStops) {
+    Rig r(4096, 1e12, 4096);
+    r.flat();
+    unsigned refs[4] = {};
+    uint64_t captures[2] = {};
+    bool ready_mid = true, ready_end = false;
+    bool threw = false;
+    r.build([&] {
+        r.sink->enable_perf(0);
+        r.sink->enable_perf(0); // the same session's second user: a reference only
+        refs[0] = r.sink->refcnt();
+        captures[0] = r.sink->captures();
+        wait_until(100'000);
+        r.sink->disable_perf(now());
+        refs[1] = r.sink->refcnt();
+        ready_mid = r.sink->hw().ready(now()); // still capturing
+        r.sink->disable_perf(now());          // the last user: flush and stop
+        refs[2] = r.sink->refcnt();
+        captures[1] = r.sink->captures();
+        ready_end = r.sink->hw().ready(now() + 10'000); // TMCReady after the latency
+        try {
+            r.sink->disable_perf(now());
+        } catch (const ModelError&) {
+            threw = true;
+        }
+    });
+    sc_core::sc_start();
+    EXPECT_EQ(refs[0], 2u);
+    EXPECT_EQ(captures[0], 1u);
+    EXPECT_EQ(refs[1], 1u);
+    EXPECT_FALSE(ready_mid);
+    EXPECT_EQ(refs[2], 0u);
+    EXPECT_EQ(captures[1], 1u);
+    EXPECT_TRUE(ready_end);
+    EXPECT_TRUE(threw);
+}
+
+// A harvests alone (refcnt 1) at 1'000'000: flush, TMCReady at 1'010'000. Meanwhile-style, B
+// then joins the stopped sink (refcnt 2, no hardware touch) and traces into it until
+// 2'010'000: C(1'010'000) = 126, C(2'010'000) = 251: 14 + 125 * 8 = 1014 bytes, all
+// sink_stopped: the start's 14 at once, the other 1000 when B stops (nothing wakes the
+// stopped sink in between). B's flush then finds the sink stopped: no wait, an empty
+// capture, nothing new reported.
+TEST(EtrSink, StoppedSinkReportsSinkStoppedAndAFlushAddsNothing) {
+    Rig r(4096, 1e12, 4096);
+    r.flat();
+    EtrSyncState first, second;
+    Picos t_first = 0, t_second = 0;
+    std::vector<Loss> before_second;
+    uint64_t frames_first = 0, frames_second = 0;
+    unsigned refs = 0;
+    r.build(
+        [&] {
+            r.sink->enable_perf(0);
+            r.start(r.a);
+            wait_until(1'000'000);
+            r.stop(r.a);
+            first = r.sink->flush_and_sync(r.cpu);
+            t_first = now();
+            frames_first = r.sink->frames_written();
+            r.sink->enable_perf(now()); // B's start, before A's disable
+            r.start(r.b);
+            r.sink->disable_perf(now()); // A's E8
+            refs = r.sink->refcnt();
+            wait_until(2'010'000);
+            r.stop(r.b);
+            before_second = r.obs.losses;
+            second = r.sink->flush_and_sync(r.cpu);
+            t_second = now();
+            frames_second = r.sink->frames_written();
+            r.sink->disable_perf(now());
+        },
+        true);
+    sc_core::sc_start();
+    // A: 14 + 125 * 8 = 1014 bytes = 72 full frames + 6 bytes: 73 frames.
+    EXPECT_EQ(r.a.stream().size(), 1014u);
+    EXPECT_EQ(t_first, 1'010'000u);
+    EXPECT_EQ(frames_first, 73u);
+    EXPECT_EQ(first.rwp_off, 73u * 16);
+    EXPECT_EQ(refs, 1u);
+    EXPECT_EQ(r.sink->captures(), 1u);
+    EXPECT_EQ(r.b.stream().size(), 1014u);
+    EXPECT_EQ(before_second, (std::vector<Loss>{{0x11, 0, 14, TraceLoss::sink_stopped},
+                                                {0x11, 14, 1000, TraceLoss::sink_stopped}}));
+    EXPECT_EQ(r.obs.losses, before_second); // the flush reported nothing new
+    EXPECT_EQ(t_second, 2'010'000u);        // and did not wait
+    EXPECT_FALSE(second.full);
+    EXPECT_FALSE(second.memerr);
+    EXPECT_EQ(second.rwp_off, 0u);
+    EXPECT_EQ(second.rrp_off, 0u);
+    EXPECT_EQ(frames_second, 73u);
+    EXPECT_EQ(r.sink->refcnt(), 0u);
+}
+
+// ETR_SG: 2 data pages given in reverse order (buffer offset 0 is the higher page) plus one
+// table page, built before the run. burst 16384: no wake before the stop.
+// 0 .. 9'000'000: 14 + 9000 = 9014 bytes = 643 full + 1 partial = 644 frames, 10304 bytes:
+// Full, RWP = RRP = 10304 - 8192 = 2112; frames 0..131 overwritten (bytes [0, 1848)). The
+// writes: [2112, 4096) in page 0, [4096, 8192) page 1, [0, 2112) page 0 again: 3 stores.
+TEST(EtrSink, ScatterGatherBufferHoldsTheSameBytesAtTranslatedAddresses) {
+    Rig r(8192, 1e12, 4096);
+    r.p.burst = 16384;
+    const Addr pool = r.phys.allocate("etr.sg_pages", 8192, kSgPageSize);
+    const Addr table = r.phys.allocate("etr.sg_table", kSgPageSize, kSgPageSize);
+    r.p.sg = true;
+    r.p.sg_pages = {pool + kSgPageSize, pool};
+    r.p.sg_table = {table};
+    EtrSyncState st;
+    Bytes page0, page1;
+    uint32_t entries[2] = {};
+    r.build([&] {
+        r.sink->enable_perf(0);
+        r.start(r.a);
+        wait_until(9'000'000);
+        r.stop(r.a);
+        st = r.sink->flush_and_sync(r.cpu);
+        page0 = r.memory(pool + kSgPageSize, kSgPageSize); // buffer [0, 4096)
+        page1 = r.memory(pool, kSgPageSize);               // buffer [4096, 8192)
+        entries[0] = uint32_t(r.cpu.load(table, 4));
+        entries[1] = uint32_t(r.cpu.load(table + 4, 4));
+    });
+    r.sink->build_table();
+    sc_core::sc_start();
+    EXPECT_EQ(entries[0], sg_entry(pool + kSgPageSize, SgEntryType::normal));
+    EXPECT_EQ(entries[1], sg_entry(pool, SgEntryType::last));
+    EXPECT_FALSE(r.sink->hw().memerr());
+    EXPECT_TRUE(st.full);
+    EXPECT_EQ(st.rwp_off, 2112u);
+    EXPECT_EQ(st.rrp_off, 2112u);
+    EXPECT_EQ(r.sink->hw().rwp(now()), pool + kSgPageSize + 2112);
+    EXPECT_EQ(r.sink->address_of(2112), pool + kSgPageSize + 2112);
+    EXPECT_EQ(r.sink->address_of(4096), pool);
+    EXPECT_EQ(r.sink->contiguous_from(4000), 96u);
+    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 1848, TraceLoss::sink_wrap}}));
+    EXPECT_EQ(r.sink->frames_written(), 644u);
+    EXPECT_EQ(r.sink->dma_stores(), 3u);
+    Bytes ref;
+    reference_frames(r.a.stream(), 0, 9014, ref);
+    ASSERT_EQ(ref.size(), 644u * 16);
+    Bytes expected(8192);
+    for (uint64_t f = 132; f < 644; ++f)
+        std::copy_n(ref.begin() + f * 16, 16, expected.begin() + (f % 512) * 16);
+    EXPECT_EQ(page0, Bytes(expected.begin(), expected.begin() + 4096));
+    EXPECT_EQ(page1, Bytes(expected.begin() + 4096, expected.end()));
+}
