@@ -369,6 +369,8 @@ std::vector<Param> make_table() {
                   "then overflows."),
         key("/etr/fifo_size", K::size)
             .def("4KiB")
+            .at_least(16)
+            .because("the formatter holds at least the frame it is filling")
             .desc("Trace the sink buffers when input outruns the memory bandwidth; more is lost "
                   "(overflow)."),
         key("/etr/flush_latency", K::time)
