@@ -4,6 +4,9 @@
 // formula (emit_size) the source model can use to turn a byte rate into counts.
 #include "models/coresight/etm_packets.h"
 
+#include <cstddef>
+#include <cstring>
+
 namespace ringsim::models::coresight {
 
 namespace {
@@ -110,14 +113,129 @@ void EtmDecoder::expect_next(uint64_t count) {
     expected_ = count;
 }
 
+namespace {
+// Count packets are checked and decoded a 64-bit word at a time: byte i of the packet is bits
+// 8i..8i+7 of the word (little-endian loads).
+uint64_t load_le64(const uint8_t* p) {
+    uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+// The k = end - p bytes at p (k >= 1) in the low bytes of a word, the other bytes 0. Reads
+// only within [begin, end).
+uint64_t load_le_upto8(const uint8_t* p, const uint8_t* begin, const uint8_t* end) {
+    const auto k = static_cast<size_t>(end - p);
+    if (k >= 8) return load_le64(p);
+    if (end - begin >= 8) return load_le64(end - 8) >> (8 * (8 - k));
+    uint64_t w = 0;
+    for (size_t i = 0; i < k; ++i)
+        w |= uint64_t{p[i]} << (8 * i);
+    return w;
+}
+
+// The low 7 bits of each byte of w, concatenated (byte 0 lowest): 56 bits.
+uint64_t gather7(uint64_t w) {
+    uint64_t x = w & 0x7f7f7f7f7f7f7f7fULL;
+    x = (x & 0x007f007f007f007fULL) | ((x & 0x7f007f007f007f00ULL) >> 1);
+    x = (x & 0x00003fff00003fffULL) | ((x & 0x3fff00003fff0000ULL) >> 2);
+    x = (x & 0x000000000fffffffULL) | ((x & 0x0fffffff00000000ULL) >> 4);
+    return x;
+}
+
+constexpr uint64_t kEveryBit7 = 0x8080808080808080ULL;
+// A whole count packet: header 0x02, continuation bits 1,1,1,1,1,1,0 on the value bytes.
+constexpr uint64_t kCountContMask = kEveryBit7 & ~uint64_t{0xff};
+constexpr uint64_t kCountContWant = kCountContMask & ~(uint64_t{0x80} << 56);
+
+bool is_count_word(uint64_t w) {
+    return (w & 0xff) == kHeaderTimestamp && (w & kCountContMask) == kCountContWant;
+}
+
+// Bit 7 of the low k bytes (k = 1..8).
+uint64_t low_bit7s(size_t k) {
+    return kEveryBit7 >> (8 * (8 - k));
+}
+} // namespace
+
+// Inline: the fast paths of feed() call it once per count packet.
+inline void EtmDecoder::count_done(uint64_t low_bits) {
+    state_ = State::kIdle;
+    pkt_len_ = 0;
+    // As an ETMv4 decoder does, the packet replaces only the low bits of the known value.
+    const uint64_t base = have_expected_ ? expected_ : 0;
+    const uint64_t count = (base & ~kCountValueMask) | low_bits;
+    if (have_expected_ && count != expected_) {
+        if (count > expected_) {
+            EtmGap gap;
+            gap.first_missing = expected_;
+            gap.missing = count - expected_;
+            gap.after_sync = sync_since_count_;
+            gap.skipped_bytes = skipped_since_count_;
+            ++stats_.gaps;
+            stats_.missing_counts += gap.missing;
+            if (listener_) listener_->on_gap(pkt_pos_, gap);
+        } else {
+            ++stats_.disorders;
+            if (listener_) listener_->on_disorder(pkt_pos_, expected_ - 1, count);
+        }
+    }
+    ++stats_.counts;
+    if (!stats_.any_count) stats_.first_count = count;
+    stats_.any_count = true;
+    stats_.last_count = count;
+    have_expected_ = true;
+    expected_ = count + 1;
+    sync_since_count_ = false;
+    skipped_since_count_ = 0;
+    if (listener_) listener_->on_count(pkt_pos_, count);
+}
+
+// The fast paths below only ever take bytes the per-byte state machine (step) would accept
+// without an event other than a count; anything else is left to step(), so events, positions
+// and statistics are exactly those of the byte-by-byte decoder.
 void EtmDecoder::feed(const uint8_t* data, size_t n) {
     const uint8_t* p = data;
     const uint8_t* const end = data + n;
     while (p < end) {
-        // Most of a healthy stream is whole count packets: take them 8 bytes at a time.
-        if (state_ == State::kIdle && *p == kHeaderTimestamp && end - p >= 8 && try_fast_count(p)) {
-            p += kCountPacketSize;
-            continue;
+        if (state_ == State::kIdle) {
+            // Most of a healthy stream is whole count packets: take them 8 bytes at a time.
+            while (end - p >= static_cast<std::ptrdiff_t>(kCountPacketSize) && try_fast_count(p))
+                p += kCountPacketSize;
+            if (p == end) break;
+            // A count packet cut by the end of this chunk (every 14-byte frame cuts one): keep
+            // its value bits so far when its continuation bits are all set, as they must be.
+            if (*p == kHeaderTimestamp && end - p < static_cast<std::ptrdiff_t>(kCountPacketSize)) {
+                const auto k = static_cast<size_t>(end - p);
+                const uint64_t w = load_le_upto8(p, data, end) >> 8; // the k-1 value bytes
+                const uint64_t cont = k > 1 ? low_bit7s(k - 1) : 0;
+                if ((w & cont) == cont) {
+                    state_ = State::kCount;
+                    pkt_pos_ = pos_;
+                    pkt_len_ = static_cast<uint8_t>(k);
+                    pkt_zero_tail_ = 0; // 0x02 and bytes with bit 7 set are not 0x00
+                    value_ = gather7(w);
+                    pos_ += k;
+                    break;
+                }
+            }
+        } else if (state_ == State::kCount) {
+            // The rest of a count packet cut by the previous chunk.
+            const size_t need = kCountPacketSize - pkt_len_; // value bytes still to come, 1..7
+            if (static_cast<size_t>(end - p) >= need) {
+                const uint64_t w = load_le_upto8(p, data, end) & (~uint64_t{0} >> (8 * (8 - need)));
+                const uint64_t cont = low_bit7s(need);
+                const uint64_t want = cont & ~(uint64_t{0x80} << (8 * (need - 1)));
+                if ((w & cont) == want) {
+                    pos_ += need;
+                    p += need;
+                    count_done(value_ | (gather7(w) << (7 * (pkt_len_ - 1))));
+                    continue;
+                }
+            }
         }
         step(*p);
         ++pos_;
@@ -126,17 +244,13 @@ void EtmDecoder::feed(const uint8_t* data, size_t n) {
     stats_.bytes = pos_;
 }
 
+// A whole count packet at p[0..7] when it is well formed (else the slow path reports it).
 bool EtmDecoder::try_fast_count(const uint8_t* p) {
-    uint64_t low = 0;
-    for (size_t i = 0; i < kCountValueBytes; ++i) {
-        const uint8_t b = p[1 + i];
-        const bool last = i + 1 == kCountValueBytes;
-        if (((b & kContinuation) != 0) == last) return false; // the slow path reports it
-        low |= uint64_t{static_cast<uint8_t>(b & 0x7f)} << (7 * i);
-    }
+    const uint64_t w = load_le64(p);
+    if (!is_count_word(w)) return false;
     pkt_pos_ = pos_;
     pos_ += kCountPacketSize;
-    count_done(low);
+    count_done(gather7(w >> 8));
     return true;
 }
 
@@ -263,38 +377,6 @@ void EtmDecoder::trace_info_done() {
     state_ = State::kIdle;
     pkt_len_ = 0;
     if (listener_) listener_->on_trace_info(pkt_pos_);
-}
-
-void EtmDecoder::count_done(uint64_t low_bits) {
-    state_ = State::kIdle;
-    pkt_len_ = 0;
-    // As an ETMv4 decoder does, the packet replaces only the low bits of the known value.
-    const uint64_t base = have_expected_ ? expected_ : 0;
-    const uint64_t count = (base & ~kCountValueMask) | low_bits;
-    if (have_expected_ && count != expected_) {
-        if (count > expected_) {
-            EtmGap gap;
-            gap.first_missing = expected_;
-            gap.missing = count - expected_;
-            gap.after_sync = sync_since_count_;
-            gap.skipped_bytes = skipped_since_count_;
-            ++stats_.gaps;
-            stats_.missing_counts += gap.missing;
-            if (listener_) listener_->on_gap(pkt_pos_, gap);
-        } else {
-            ++stats_.disorders;
-            if (listener_) listener_->on_disorder(pkt_pos_, expected_ - 1, count);
-        }
-    }
-    ++stats_.counts;
-    if (!stats_.any_count) stats_.first_count = count;
-    stats_.any_count = true;
-    stats_.last_count = count;
-    have_expected_ = true;
-    expected_ = count + 1;
-    sync_since_count_ = false;
-    skipped_since_count_ = 0;
-    if (listener_) listener_->on_count(pkt_pos_, count);
 }
 
 // The packet in progress is broken at byte b: its bytes so far are skipped, and b itself is

@@ -102,7 +102,8 @@ void TraceDecoder::start_chunk(uint64_t aux_offset) {
 
 void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_pos) {
     current_frame_ = frame_pos;
-    Source& s = source(id);
+    Source& s = last_source_ && last_source_->id == id ? *last_source_ : source(id);
+    last_source_ = &s;
     s.bytes += n;
     s.decoder.feed(p, n);
 }

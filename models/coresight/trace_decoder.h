@@ -132,7 +132,8 @@ private:
     std::unique_ptr<Sink> sink_;
     Deformatter deformatter_;
     std::array<std::unique_ptr<Source>, 128> sources_;
-    uint64_t current_frame_ = 0; // AUX offset of the frame being unpacked
+    Source* last_source_ = nullptr; // the source of the last data() call (frames come in runs)
+    uint64_t current_frame_ = 0;    // AUX offset of the frame being unpacked
     bool started_ = false;
     uint64_t next_offset_ = 0;  // AUX offset the next chunk should start at
     uint64_t pending_skip_ = 0; // bytes still to skip to reach a frame boundary

@@ -512,6 +512,77 @@ TEST(EtmDecoder, RandomGarbageNeverBreaksTheAccounting) {
     }
 }
 
+// The decoder takes whole count packets, and count packets cut by a chunk boundary, on fast
+// paths: a damaged stream must give exactly the same events, positions and statistics under
+// any chunking as fed one byte at a time (almost only the per-byte state machine).
+TEST(EtmDecoder, FastPathsMatchBytewiseDecodingOnDamagedStreams) {
+    std::mt19937_64 rng(29);
+    for (int round = 0; round < 400; ++round) {
+        Bytes b = stream(rng() % 5000 + (round % 4 == 0 ? kCountValueMask - 20 : 0), rng() % 60,
+                         1 + rng() % 6);
+        const int edits = static_cast<int>(rng() % 4);
+        for (int e = 0; e < edits && !b.empty(); ++e) {
+            const size_t at = rng() % b.size();
+            switch (rng() % 5) {
+            case 0:
+                b[at] ^= 0x80;
+                break; // a continuation bit
+            case 1:
+                b[at] = static_cast<uint8_t>(rng());
+                break;
+            case 2:
+                b[at] = (rng() & 1) ? 0x02 : 0x00;
+                break;
+            case 3:
+                b.erase(b.begin() + static_cast<long>(at));
+                break;
+            default:
+                b.insert(b.begin() + static_cast<long>(at), static_cast<uint8_t>(rng()));
+                break;
+            }
+        }
+        // Discontinuities at a few fixed stream offsets, the same for every chunking.
+        std::vector<size_t> cuts;
+        for (size_t k = rng() % 3; k > 0; --k)
+            cuts.push_back(rng() % (b.size() + 1));
+        std::sort(cuts.begin(), cuts.end());
+        const bool expect = rng() % 2 == 0;
+        auto run = [&](size_t max_chunk, uint64_t seed) {
+            std::mt19937_64 r2(seed);
+            Recorder rec;
+            EtmDecoder d(&rec);
+            if (expect) d.expect_next(3);
+            size_t at = 0, c = 0;
+            while (at < b.size() || c < cuts.size()) {
+                if (c < cuts.size() && cuts[c] == at) {
+                    d.discontinuity();
+                    ++c;
+                    continue;
+                }
+                size_t n = std::min<size_t>(1 + r2() % max_chunk, b.size() - at);
+                if (c < cuts.size()) n = std::min(n, cuts[c] - at);
+                d.feed(b.data() + at, n);
+                at += n;
+            }
+            d.finish();
+            const EtmStats& s = d.stats();
+            rec.events.push_back(
+                "stats " + std::to_string(s.bytes) + " " + std::to_string(s.syncs) + " " +
+                std::to_string(s.trace_infos) + " " + std::to_string(s.trace_info_bytes) + " " +
+                std::to_string(s.counts) + " " + std::to_string(s.gaps) + " " +
+                std::to_string(s.missing_counts) + " " + std::to_string(s.disorders) + " " +
+                std::to_string(s.corruptions) + " " + std::to_string(s.skipped_bytes) + " " +
+                std::to_string(s.any_count) + " " + std::to_string(s.first_count) + " " +
+                std::to_string(s.last_count) + " " + std::to_string(d.position()));
+            return rec.events;
+        };
+        const auto ref = run(1, 0);
+        for (size_t max_chunk :
+             {size_t{2}, size_t{7}, size_t{9}, size_t{14}, size_t{20}, b.size() + 1})
+            ASSERT_EQ(run(max_chunk, round * 31 + max_chunk), ref) << round << " " << max_chunk;
+    }
+}
+
 // Benchmark-style: reports throughput, asserts only the results.
 TEST(EtmDecoder, HundredMegabytes) {
     const uint64_t n = (100u << 20) / kCountPacketSize;

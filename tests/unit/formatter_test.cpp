@@ -493,3 +493,108 @@ TEST(Deformatter, DelayedFlagWithUnknownIdGivesUnattributedByte) {
     EXPECT_EQ(c.unattributed, 3u);
     EXPECT_EQ(c.streams.at(5).size(), 11u); // slots 4..14
 }
+
+namespace {
+// Every sink event as text, the data bytes included.
+struct Trace : DeformatterSink {
+    std::vector<std::string> events;
+    void on_data(uint8_t id, const uint8_t* data, size_t n, uint64_t frame_pos) override {
+        std::string e = "data " + std::to_string(id) + "@" + std::to_string(frame_pos) + ":";
+        for (size_t i = 0; i < n; ++i)
+            e += " " + std::to_string(data[i]);
+        events.push_back(e);
+    }
+    void on_fsync(uint64_t pos, uint64_t count) override {
+        events.push_back("fsync@" + std::to_string(pos) + "x" + std::to_string(count));
+    }
+    void on_frame_error(uint64_t pos, FrameError e, uint64_t bytes) override {
+        events.push_back(std::string(to_string(e)) + "@" + std::to_string(pos) + "+" +
+                         std::to_string(bytes));
+    }
+    void on_unattributed(uint64_t frame_pos, size_t n) override {
+        events.push_back("unattributed@" + std::to_string(frame_pos) + "+" + std::to_string(n));
+    }
+};
+
+// The frame rules of formatter.h applied slot by slot to whole frames (no FSYNC among them):
+// the events the deformatter must give, whatever shortcut it takes for common frames.
+std::vector<std::string> reference_deformat(const Bytes& b) {
+    Trace t;
+    int cur = -1;
+    for (size_t fp = 0; fp + kFrameSize <= b.size(); fp += kFrameSize) {
+        const uint8_t* f = b.data() + fp;
+        std::vector<std::pair<int, Bytes>> runs;
+        int id = cur;
+        bool reserved = false;
+        auto emit = [&](uint8_t x) {
+            if (runs.empty() || runs.back().first != id) runs.emplace_back(id, Bytes{});
+            runs.back().second.push_back(x);
+        };
+        for (size_t i = 0; i < kFrameDataSlots; i += 2) {
+            const bool flag = ((f[15] >> (i / 2)) & 1) != 0;
+            const bool has_odd = i + 1 < kFrameDataSlots;
+            if (f[i] & 1) {
+                const int new_id = f[i] >> 1;
+                reserved = reserved ||
+                           (new_id >= 0x70 && new_id != kFlushResponseId && new_id != kTriggerId);
+                const bool delayed = has_odd && flag && new_id != id;
+                if (delayed) emit(f[i + 1]); // the next byte still belongs to the old ID
+                id = new_id;
+                if (delayed) continue;
+            } else {
+                emit(static_cast<uint8_t>((f[i] & 0xfe) | (flag ? 1 : 0)));
+            }
+            if (has_odd) emit(f[i + 1]);
+        }
+        if (reserved) {
+            cur = -1;
+            t.on_frame_error(fp, FrameError::kReservedId, kFrameSize);
+            continue;
+        }
+        cur = id;
+        for (const auto& [rid, bytes] : runs) {
+            if (rid < 0) {
+                t.on_unattributed(fp, bytes.size());
+            } else if (rid != kNullTraceId && rid != kFlushResponseId && rid != kTriggerId) {
+                t.on_data(static_cast<uint8_t>(rid), bytes.data(), bytes.size(), fp);
+            }
+        }
+    }
+    return t.events;
+}
+} // namespace
+
+// Frames of every kind (one-ID frames as ringsim's sink writes them, the ones it never writes,
+// damaged ones) give the events of the slot-by-slot rules, under any chunking.
+TEST(Deformatter, AnyFrameMatchesTheSlotBySlotRules) {
+    std::mt19937_64 rng(5);
+    const int ids[] = {0x00, 0x01, 0x05, 0x6f, 0x70, 0x7b, 0x7d, 0x7e};
+    for (int round = 0; round < 300; ++round) {
+        Bytes b;
+        for (int fr = 0; fr < 20; ++fr) {
+            uint8_t f[kFrameSize];
+            for (auto& x : f)
+                x = static_cast<uint8_t>(rng());
+            if (rng() % 4 != 0) { // a one-ID frame: ID at once in slot 0, data in slots 1..14
+                f[0] = static_cast<uint8_t>((ids[rng() % 8] << 1) | 1);
+                for (size_t i = 2; i < kFrameDataSlots; i += 2)
+                    f[i] &= 0xfe;
+                f[15] &= 0xfe;
+                if (rng() % 3 == 0)
+                    f[rng() % kFrameSize] ^= static_cast<uint8_t>(1u << (rng() % 8));
+            }
+            if (is_fsync(f)) f[0] = 0x03;
+            b.insert(b.end(), f, f + kFrameSize);
+        }
+        const auto want = reference_deformat(b);
+        for (size_t chunk : {size_t{0}, size_t{1}, size_t{5}, size_t{16}, size_t{23}}) {
+            Trace t;
+            Deformatter d(t);
+            const size_t step = chunk == 0 ? b.size() : chunk;
+            for (size_t at = 0; at < b.size(); at += step)
+                d.feed(b.data() + at, std::min(step, b.size() - at));
+            d.finish();
+            ASSERT_EQ(t.events, want) << round << " " << chunk;
+        }
+    }
+}
