@@ -138,7 +138,10 @@ WriteTarget Platform::task_target() {
     if (m_sc.migrate_every_ps)
         slot = (sc_core::sc_time_stamp().value() / m_sc.migrate_every_ps) % m_traced.size();
     const unsigned wanted = m_traced[slot];
-    if (wanted != m_task_cpu && !rb->writer_active()) {
+    // Nor while its cs_etm event still runs there: the context switch stops it (and its
+    // harvest completes) first (P2, P3).
+    const bool aux_running = !m_events.empty() && m_events.front()->running();
+    if (wanted != m_task_cpu && !rb->writer_active() && !aux_running) {
         // The context switch and migration are full barriers: everything the task did on
         // its old CPU performs before anything it does on the new one.
         m_memory.engine().handoff(m_ports[m_task_cpu]->agent(), m_ports[wanted]->agent());
@@ -169,6 +172,7 @@ void Platform::build_writers() {
 
         if (m_sc.deployment == Deployment::per_thread) {
             const std::string name = w.name;
+            p.sched = task_schedule(-1);
             p.seed = derive_seed(m_sc.seed, "writer." + name);
             p.event_id = next_id++;
             p.tid = kWorkloadPid;
@@ -183,6 +187,7 @@ void Platform::build_writers() {
             p.event_id = next_id++;
             p.tid = kWorkloadPid + cpu;
             WriteTarget t{&m_cpus[cpu], m_ports[cpu], m_buffers[i].rb.get()};
+            p.sched = task_schedule(int(cpu));
             m_writers.push_back(std::make_unique<RecordWriter>(
                 name.c_str(), p, [t] { return t; }, [this] { writer_done(); }));
         }
@@ -230,6 +235,18 @@ void Platform::build_consumer() {
                                                     m_finished = true;
                                                     sc_core::sc_stop();
                                                 });
+}
+
+TaskSchedule Platform::task_schedule(int cpu) const {
+    // A system-wide session traces CPUs, not a task: nothing switches it out. Each CPU's
+    // task switches at its own seeded phase; the per-thread task has one schedule.
+    TaskSchedule s;
+    if (m_sc.deployment == Deployment::system_wide || !m_sc.switch_every_ps) return s;
+    s.every = m_sc.switch_every_ps;
+    s.out = m_sc.switch_out_ps;
+    const std::string name = cpu < 0 ? "sched.task" : "sched.cpu" + std::to_string(cpu);
+    s.phase = Rng(derive_seed(m_sc.seed, name)).below(s.every);
+    return s;
 }
 
 EtmCpu Platform::etm_cpu(unsigned cpu) {
@@ -321,8 +338,6 @@ void Platform::build_aux() {
     uint64_t next_id = 1000;
     for (unsigned i = 0; i < m_buffers.size(); ++i) {
         CsEtmEventParams ep;
-        ep.switch_every = m_sc.switch_every_ps;
-        ep.switch_out = m_sc.switch_out_ps;
         ep.irq_work_latency = m_sc.irq_work_latency_ps;
         ep.ipi_latency = m_sc.ipi_latency_ps;
         ep.ctx.sample_type = sample_type_bits(m_sc.sample_type);
@@ -346,8 +361,7 @@ void Platform::build_aux() {
             ep.ctx.tid = kWorkloadPid + cpu;
             where = [this, cpu] { return etm_cpu(cpu); };
         }
-        // A system-wide session traces CPUs, not a task: nothing switches it out.
-        if (m_sc.deployment == Deployment::system_wide) ep.switch_every = ep.switch_out = 0;
+        ep.sched = task_schedule(m_buffers[i].cpu);
         m_events.push_back(std::make_unique<CsEtmEvent>(
             ("cs_etm_" + m_buffers[i].name).c_str(), ep, *m_driver, sink, outputs[i], where));
     }

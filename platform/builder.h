@@ -55,6 +55,7 @@ private:
     void build_aux();
     void build_aux_reader();
     models::EtmCpu etm_cpu(unsigned cpu);
+    models::TaskSchedule task_schedule(int cpu) const;
 
     const config::Scenario& m_sc;
     std::vector<unsigned> m_traced;          // the traced CPUs

@@ -58,9 +58,13 @@ uint64_t EtrSink::contiguous_from(uint64_t off) const {
     return m_p.sg ? kSgPageSize - off % kSgPageSize : m_p.buffer_bytes - off;
 }
 
-void EtrSink::enable_perf(Picos t) {
+void EtrSink::enable_perf(Picos t, EnginePort& cpu) {
     // E3: the same session's later users only take a reference.
     if (m_refcnt++) return;
+    // CS_UNLOCK's mb() before the register writes that start the ETR: what the CPU stored
+    // in the buffer before (the barrier packet of the last harvest) is there before the
+    // device writes again, not after.
+    m_port.engine().handoff(cpu.agent(), m_port.agent());
     // __tmc_etr_enable_hw: RSZ, MODE = circular, DBA, FFCR, TraceCaptEn. The ETR restarts at
     // its base with Full clear; the frames of the previous capture are gone.
     m_hw.enable(t);
@@ -82,14 +86,13 @@ void EtrSink::enable_perf(Picos t) {
 
 void EtrSink::disable_perf(Picos t) {
     if (m_refcnt == 0) throw ModelError("etr: disable without enable (E8)");
-    if (--m_refcnt) return;
-    // tmc_etr_disable_hw. The last user harvested in update_buffer before this (P2 order),
-    // so whatever is still in the log was not wanted by anyone.
-    if (m_capturing) {
-        collect(t, nullptr);
-        m_hw.flush_and_stop(t, m_p.flush_latency);
-    }
-    m_capturing = false;
+    // tmc_etr_disable_hw when the last user goes. It harvested in update_buffer before this
+    // (P2 order), so the sink is stopped already: a capture still running would be trace
+    // nobody accounted for.
+    if (m_refcnt == 1 && m_capturing)
+        throw ModelError("etr: the last user disabled the sink without harvesting it (E8)");
+    --m_refcnt;
+    (void)t;
 }
 
 void EtrSink::source_changed(Picos t, EtmSource* source, bool stopped) {

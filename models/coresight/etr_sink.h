@@ -56,9 +56,10 @@ public:
     // Builds the SG table in memory (the driver's tmc_etr_sg_table_populate at alloc).
     void build_table();
 
-    // tmc_enable_etr_sink_perf (E3): the first user enables the hardware, the others only
-    // take a reference. Returns false when the table walk failed (MemErr at enable).
-    void enable_perf(Picos t);
+    // tmc_enable_etr_sink_perf (E3) on the CPU whose agent is `cpu`: the first user enables
+    // the hardware, the others only take a reference. A table walk that fails is a MemErr
+    // for the capture.
+    void enable_perf(Picos t, EnginePort& cpu);
     // tmc_disable_etr_sink (E8): the last user stops the hardware.
     void disable_perf(Picos t);
     unsigned refcnt() const { return m_refcnt; }

@@ -42,7 +42,7 @@ bool CsEtmDriver::start(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, Etr
     }
     // coresight_enable_path: the sink first (E3), then the source.
     const Picos t = now_ps();
-    sink.enable_perf(t);
+    sink.enable_perf(t, *c.port);
     c.source->start(t, why_off);
     sink.source_changed(t, c.source, false);
     if (!hw_id_done) {
@@ -71,7 +71,8 @@ void CsEtmDriver::stop(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, EtrS
     commit.record_size = size;
     commit.record_written = out.aux->last_record_written();
     commit.at = now_ps();
-    if (commit.size) m_observer.on_aux_commit(std::move(commit));
+    // Every commit that wrote bytes or a record: the checker matches records to commits.
+    if (commit.size || out.aux->last_record_due()) m_observer.on_aux_commit(std::move(commit));
     // coresight_disable_path: the sink's reference goes (E8).
     sink.disable_perf(now_ps());
 }
@@ -130,8 +131,6 @@ uint64_t CsEtmDriver::update_buffer(const EtmCpu& c, AuxOutput& out, PerfAux::Ha
         pos += cp.len;
     }
     m_n.harvested_bytes += hv.size;
-    if (hv.size && m_p.copy_bandwidth > 0)
-        c.cpu->run_for(m_p.context, sc_time(double(hv.size) / m_p.copy_bandwidth * 1e12, SC_PS));
     if (m_p.snapshot) h.head = hv.new_head;
     // (B) for AUX: the trace bytes in the AUX pages before aux_head (the smp_wmb added to
     // tmc_update_etr_buffer in 2021, E7). Pairs with (C), the tool's smp_rmb after its
@@ -149,7 +148,13 @@ void CsEtmDriver::copy(const EtmCpu& c, const AuxOutput& out, EtrSink& sink, uin
     // The ETR side is contiguous within a page (SG) or up to its end (flat); the AUX side
     // up to its end. The caller already split at both buffers' ends.
     while (len) {
-        const uint64_t n = std::min(len, sink.contiguous_from(etr_off));
+        // tmc_etr_sync_perf_buffer copies at most one AUX page at a time; the time each
+        // memcpy takes passes before its stores, so the last bytes are stored just before
+        // the driver's (B).
+        const uint64_t page = 4096 - (aux_pos % out.aux_size) % 4096;
+        const uint64_t n = std::min({len, sink.contiguous_from(etr_off), page});
+        if (m_p.copy_bandwidth > 0)
+            c.cpu->run_for(m_p.context, sc_time(double(n) / m_p.copy_bandwidth * 1e12, SC_PS));
         m_buf.resize(n);
         c.port->read(c.port->issue_load(sink.address_of(etr_off), n, false, Barrier::none),
                      m_buf.data(), nullptr);

@@ -19,21 +19,14 @@ CsEtmEvent::CsEtmEvent(sc_core::sc_module_name name, const CsEtmEventParams& par
     SC_THREAD(event_thread);
 }
 
-bool CsEtmEvent::task_in(Picos t) const {
-    if (!m_p.switch_every) return true;
-    return t % m_p.switch_every < m_p.switch_every - m_p.switch_out;
-}
+bool CsEtmEvent::task_in(Picos t) const { return m_p.sched.in(t); }
 
 Picos CsEtmEvent::next_change(Picos t) const {
     Picos next = 0;
     auto consider = [&next](Picos at) {
         if (at && (!next || at < next)) next = at;
     };
-    if (m_p.switch_every) {
-        const Picos period = t - t % m_p.switch_every;
-        const Picos out_at = period + m_p.switch_every - m_p.switch_out;
-        consider(t < out_at ? out_at : period + m_p.switch_every);
-    }
+    consider(m_p.sched.next_change(t));
     if (m_p.migrate_every) {
         consider(t - t % m_p.migrate_every + m_p.migrate_every);
         if (m_p.wanted_cpu && m_on && m_p.wanted_cpu(t) != m_on_cpu.cpu->id())
@@ -68,13 +61,12 @@ void CsEtmEvent::do_start(const EtmCpu& c) {
     perf::RecordContext ctx = m_p.ctx;
     ctx.cpu = c.cpu->id();
     ctx.time_ns = entered.value() / kPicosPerNs;
-    if (!m_itrace_started) {
-        // perf_log_itrace_start in event_sched_in, once per event (P4).
-        std::vector<uint8_t> rec;
-        perf::encode_itrace_start(rec, ctx);
-        m_driver.write_record(c, m_out, rec, ctx);
-        m_itrace_started = true;
-    }
+    // perf_log_itrace_start in event_sched_in (P4): at every sched-in and enable, since only
+    // Intel PT and BTS mark their events PERF_ATTACH_ITRACE (perf_event_itrace_started);
+    // cs-etm follows the traced pid/tid with these records.
+    std::vector<uint8_t> rec;
+    perf::encode_itrace_start(rec, ctx);
+    m_driver.write_record(c, m_out, rec, ctx);
     if (m_hw_id_done.size() <= c.cpu->id()) m_hw_id_done.resize(c.cpu->id() + 1);
     bool hw_id = m_hw_id_done[c.cpu->id()];
     m_last_port = c.port;
@@ -137,8 +129,10 @@ void CsEtmEvent::event_thread() {
         if (!in) m_failed = false; // the next sched-in tries perf_aux_output_begin again
         const bool want = in && !m_kernel_off && !m_user_off && !m_failed;
         if (m_on) {
-            const bool moved = m_p.migrate_every && m_where().cpu != m_on_cpu.cpu;
-            if (!want || moved) {
+            // A migrating task is stopped on its old CPU (pmu::del, the whole harvest)
+            // before it may run on the new one: ask where it should be, do not move it yet.
+            const bool moving = m_p.wanted_cpu && m_p.wanted_cpu(t) != m_on_cpu.cpu->id();
+            if (!want || moving) {
                 if (!in) ++m_n.sched_outs;
                 do_stop();
                 continue;

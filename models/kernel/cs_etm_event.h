@@ -9,6 +9,7 @@
 #pragma once
 
 #include "models/kernel/cs_etm_driver.h"
+#include "models/kernel/task_schedule.h"
 
 #include <functional>
 #include <systemc>
@@ -16,8 +17,7 @@
 namespace ringsim::models {
 
 struct CsEtmEventParams {
-    Picos switch_every = 0;     // the task is switched out this often (0: never)
-    Picos switch_out = 0;       // for this long
+    TaskSchedule sched;         // when the traced task runs (always, for a CPU-bound event)
     Picos migrate_every = 0;    // per-thread: the task may move CPU at these boundaries
     Picos irq_work_latency = 0; // perf_event_disable_inatomic -> perf_pending_disable
     Picos ipi_latency = 0;      // an ioctl from the tool reaching the event's CPU
@@ -53,6 +53,9 @@ public:
     }
 
     unsigned aux_index() const { return m_out.idx; }
+    // The ETM runs for this event (pmu::start done, no stop since): a task-bound event's
+    // task cannot migrate until it has been stopped.
+    bool running() const { return m_on; }
     const CsEtmEventCounters& counters() const { return m_n; }
 
 private:
@@ -79,7 +82,6 @@ private:
     bool m_ending = false;
     Picos m_user_change_at = 0;  // when the pending ioctl lands; 0: none pending
     bool m_user_change_to_off = false;
-    bool m_itrace_started = false;
     std::vector<bool> m_hw_id_done; // by CPU
     coresight::UntracedCause m_off_cause = coresight::UntracedCause::stop_window;
     sc_core::sc_event m_poke, m_settled;

@@ -26,6 +26,7 @@ void RecordWriter::writer_thread() {
         }
         const Picos now = sc_core::sc_time_stamp().value();
         if (at > now) sc_core::wait(sc_time(double(at - now), SC_PS));
+        if (!m_p.sched.in(at)) continue; // the task is switched out: its event is stopped
         write_one(m_where());
     }
 }

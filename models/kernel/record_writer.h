@@ -10,6 +10,7 @@
 #include "models/kernel/arrivals.h"
 #include "models/kernel/cpu_state.h"
 #include "models/kernel/perf_buffer.h"
+#include "models/kernel/task_schedule.h"
 
 #include <functional>
 #include <systemc>
@@ -39,6 +40,7 @@ struct RecordWriterParams {
     bool sample_id_all = true;
     uint32_t pid = 0, tid = 0;
     uint64_t period = 0;         // the sample period written into PERIOD
+    TaskSchedule sched;          // a task-bound event counts nothing while its task is out
 };
 
 class RecordWriter : public sc_core::sc_module {

@@ -145,7 +145,7 @@ TEST(EtrSink, FramesPerBurstAndMemoryOfAnEagerWriter) {
     uint64_t frames_at[3] = {}, bursts_at[3] = {};
     Bytes mem;
     r.build([&] {
-        r.sink->enable_perf(0);
+        r.sink->enable_perf(0, r.cpu);
         r.start(r.a);
         frames_at[0] = r.sink->log().frames();
         bursts_at[0] = r.sink->bursts();
@@ -201,7 +201,7 @@ TEST(EtrSink, ReadyAfterTheDrainWhenItOutlastsTheLatency) {
     uint64_t written_at_flush = 0;
     Bytes mem;
     r.build([&] {
-        r.sink->enable_perf(0);
+        r.sink->enable_perf(0, r.cpu);
         r.start(r.a);
         wait_until(2'000'000);
         r.stop(r.a);
@@ -232,7 +232,7 @@ TEST(EtrSink, WrapKeepsTheNewestFramesAndReportsTheRestAsSinkWrap) {
     std::vector<Loss> at_1100;
     Bytes mem;
     r.build([&] {
-        r.sink->enable_perf(0);
+        r.sink->enable_perf(0, r.cpu);
         r.start(r.a);
         wait_until(1'100'000);
         at_1100 = r.obs.losses;
@@ -283,7 +283,7 @@ TEST(EtrSink, FifoOverflowWhenTheInputOutrunsTheMemory) {
     Picos ready = 0;
     Bytes mem;
     r.build([&] {
-        r.sink->enable_perf(0);
+        r.sink->enable_perf(0, r.cpu);
         r.start(r.a);
         wait_until(2'000'000);
         r.stop(r.a);
@@ -324,7 +324,7 @@ TEST(EtrSink, TwoSourcesInterleaveByBurst) {
     Bytes mem;
     r.build(
         [&] {
-            r.sink->enable_perf(0);
+            r.sink->enable_perf(0, r.cpu);
             r.start(r.a);
             r.start(r.b);
             wait_until(1'500'000);
@@ -361,17 +361,25 @@ TEST(EtrSink, RefcntOneCapturePerSessionAndTheLastUserStops) {
     unsigned refs[4] = {};
     uint64_t captures[2] = {};
     bool ready_mid = true, ready_end = false;
-    bool threw = false;
+    bool threw = false, unharvested_threw = false;
     r.build([&] {
-        r.sink->enable_perf(0);
-        r.sink->enable_perf(0); // the same session's second user: a reference only
+        r.sink->enable_perf(0, r.cpu);
+        r.sink->enable_perf(0, r.cpu); // the same session's second user: a reference only
         refs[0] = r.sink->refcnt();
         captures[0] = r.sink->captures();
         wait_until(100'000);
         r.sink->disable_perf(now());
         refs[1] = r.sink->refcnt();
         ready_mid = r.sink->hw().ready(now()); // still capturing
-        r.sink->disable_perf(now());          // the last user: flush and stop
+        // The last user harvests (E5) before it drops its reference (E8); dropping it with
+        // the capture still running would leave trace unaccounted: a model error.
+        try {
+            r.sink->disable_perf(now());
+        } catch (const ModelError&) {
+            unharvested_threw = true;
+        }
+        r.sink->flush_and_sync(r.cpu);
+        r.sink->disable_perf(now());
         refs[2] = r.sink->refcnt();
         captures[1] = r.sink->captures();
         ready_end = r.sink->hw().ready(now() + 10'000); // TMCReady after the latency
@@ -390,6 +398,7 @@ TEST(EtrSink, RefcntOneCapturePerSessionAndTheLastUserStops) {
     EXPECT_EQ(captures[1], 1u);
     EXPECT_TRUE(ready_end);
     EXPECT_TRUE(threw);
+    EXPECT_TRUE(unharvested_threw);
 }
 
 // A harvests alone (refcnt 1) at 1'000'000: flush, TMCReady at 1'010'000. Meanwhile-style, B
@@ -408,14 +417,14 @@ TEST(EtrSink, StoppedSinkReportsSinkStoppedAndAFlushAddsNothing) {
     unsigned refs = 0;
     r.build(
         [&] {
-            r.sink->enable_perf(0);
+            r.sink->enable_perf(0, r.cpu);
             r.start(r.a);
             wait_until(1'000'000);
             r.stop(r.a);
             first = r.sink->flush_and_sync(r.cpu);
             t_first = now();
             frames_first = r.sink->frames_written();
-            r.sink->enable_perf(now()); // B's start, before A's disable
+            r.sink->enable_perf(now(), r.cpu); // B's start, before A's disable
             r.start(r.b);
             r.sink->disable_perf(now()); // A's E8
             refs = r.sink->refcnt();
@@ -466,7 +475,7 @@ TEST(EtrSink, ScatterGatherBufferHoldsTheSameBytesAtTranslatedAddresses) {
     Bytes page0, page1;
     uint32_t entries[2] = {};
     r.build([&] {
-        r.sink->enable_perf(0);
+        r.sink->enable_perf(0, r.cpu);
         r.start(r.a);
         wait_until(9'000'000);
         r.stop(r.a);
