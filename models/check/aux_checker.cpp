@@ -30,7 +30,10 @@ struct AuxChecker::Source {
     IntervalMap<Tag> fates;                  // source bytes: lost / unread / corrupted
     std::map<uint64_t, uint64_t> decoded;    // count runs [first, end)
     uint64_t duplicates = 0;
-    uint64_t decoded_packets = 0, decoded_sync_bytes = 0;
+    uint64_t decoded_packets = 0;
+    // The sink's and the driver's own books: bytes they committed to an AUX buffer and bytes
+    // they reported lost. Together they must be every byte the source produced.
+    uint64_t committed = 0, reported_lost = 0, claimed_twice = 0;
 
     // A run of decoded counts [c, c + n); a count seen before is a duplicate.
     void add_counts(uint64_t c, uint64_t n) {
@@ -91,6 +94,11 @@ struct AuxChecker::Aux {
     }
     CheckedAux info;
     std::deque<Commit> commits;
+    struct Record {
+        uint64_t size = 0, flags = 0;
+        bool delivered = false;
+    };
+    std::multimap<uint64_t, Record> records; // PERF_RECORD_AUX written, by aux_offset
     IntervalMap<bool> covered;    // AUX bytes a delivered PERF_RECORD_AUX describes
     IntervalMap<uint8_t> consumed; // AUX bytes the checker has dealt with (1 fed, 2 other)
     std::deque<Chunk> pending;
@@ -119,7 +127,11 @@ AuxChecker::Source* AuxChecker::source(uint8_t id) {
 }
 
 void AuxChecker::on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, TraceLoss why) {
-    if (Source* s = source(id)) s->fates.insert(src_off, src_off + n, {Fate::lost, cause_of(why)});
+    Source* s = source(id);
+    if (!s) return;
+    const uint64_t added = s->fates.insert(src_off, src_off + n, {Fate::lost, cause_of(why)});
+    s->reported_lost += n;
+    s->claimed_twice += n - added;
 }
 
 void AuxChecker::on_aux_commit(AuxCommit c) {
@@ -128,7 +140,12 @@ void AuxChecker::on_aux_commit(AuxCommit c) {
     k.c = std::move(c);
     const AuxCommit& cc = k.c;
     k.data_off = cc.aux_off + (cc.barrier ? kFrame : 0);
-    for (const FrameRun& r : cc.runs) k.log.append(r.trace_id, r.src_off, r.src_bytes);
+    for (const FrameRun& r : cc.runs) {
+        k.log.append(r.trace_id, r.src_off, r.src_bytes);
+        if (Source* s = source(r.trace_id)) s->committed += r.src_bytes;
+    }
+    if (cc.record_written)
+        a.records.insert({cc.record_offset, {cc.record_size, cc.flags, false}});
     a.max_end = std::max(a.max_end, cc.aux_off + cc.size);
     // Copies the AUX buffer has since overwritten cannot be read any more.
     for (Aux::Commit& old : a.commits) {
@@ -221,10 +238,24 @@ void AuxChecker::on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, 
     Aux& a = *m_auxes.at(idx);
     verify(a, pos, data, n, sources, ctx);
     pump(a);
-    // The tool never reads behind this again: the copies' bytes are no longer needed.
+    // The tool never reads behind this again: the copies' bytes are no longer needed, and a
+    // commit whose every byte has been dealt with is not needed at all.
     for (Aux::Commit& k : a.commits) {
         if (k.c.aux_off + k.c.size > pos + n) break;
         std::vector<uint8_t>().swap(k.c.bytes);
+    }
+    while (!a.commits.empty()) {
+        const AuxCommit& k = a.commits.front().c;
+        if (k.aux_off + k.size > pos + n) break; // the tool may still read it
+        uint64_t done = 0;
+        a.consumed.for_each_in(k.aux_off, k.aux_off + k.size,
+                               [&done](uint64_t lo, uint64_t hi, const uint8_t&) { done += hi - lo; });
+        if (done < k.size) break;
+        for (auto it = a.records.begin(); it != a.records.end() && it->first < k.aux_off;)
+            it = it->second.delivered ? a.records.erase(it) : std::next(it);
+        a.consumed.erase_before(k.aux_off);
+        a.covered.erase_before(k.aux_off);
+        a.commits.pop_front();
     }
 }
 
@@ -307,6 +338,23 @@ void AuxChecker::on_aux_record(unsigned idx, uint64_t offset, uint64_t size, uin
     ++m_stats.records_delivered;
     if (flags & PERF_AUX_FLAG_TRUNCATED) ++m_stats.truncated_delivered;
     // A5: normal mode names the first new byte; overwrite mode the new head.
+    // Every PERF_RECORD_AUX perf.data holds must be one the driver wrote (A3, A5).
+    bool known = false;
+    for (auto [it, end] = a.records.equal_range(offset); it != end; ++it)
+        if (it->second.size == size && it->second.flags == flags) {
+            known = true;
+            it->second.delivered = true;
+            break;
+        }
+    if (!known) {
+        ++m_stats.violations_accounting;
+        std::ostringstream ex;
+        ex << "perf.data holds PERF_RECORD_AUX {offset " << offset << ", size " << size
+           << ", flags " << flags << "} for " << a.info.name
+           << ", which the driver never wrote.\n";
+        add(a.info.name, "accounting", offset, "", ex.str(), "");
+        return;
+    }
     const uint64_t first = (flags & PERF_AUX_FLAG_OVERWRITE) ? offset - size : offset;
     if (size) a.covered.insert(first, first + size, true);
     pump(a);
@@ -416,6 +464,27 @@ void AuxChecker::close_source(Source& s) {
         }
         dspans.insert(a->first, b->second, true);
     }
+    // The first sync byte in [a, b) (b: none), and the end of the last one (a: none).
+    auto first_sync_in = [&st](uint64_t a, uint64_t b) {
+        if (!st.sync_bytes_in(a, b - a)) return b;
+        uint64_t lo = a, hi = b - 1;
+        while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            if (st.sync_bytes_in(a, mid - a + 1)) hi = mid;
+            else lo = mid + 1;
+        }
+        return lo;
+    };
+    auto last_sync_end_in = [&st](uint64_t a, uint64_t b) {
+        if (!st.sync_bytes_in(a, b - a)) return a;
+        uint64_t lo = a + 1, hi = b;
+        while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            if (st.sync_bytes_in(mid, b - mid)) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    };
     // Walk the stream: every byte delivered, lost (a cause), unread or corrupted.
     uint64_t delivered = 0, lost = 0, unread = 0, corrupted = 0, overlap = 0;
     std::array<uint64_t, kGapCauses> by_cause{};
@@ -459,41 +528,75 @@ void AuxChecker::close_source(Source& s) {
         uint64_t e = std::min(produced, next_dspan(pos));
         if (auto it = s.fates.spans().upper_bound(pos); it != s.fates.spans().end())
             e = std::min(e, it->first);
-        // Whole A-Sync + Trace Info packets that reached the decoder were decoded: a sync is
-        // what a decoder that lost sync looks for, and it needs no count after it.
+        // Bytes that reached the decoder (or would have) but were not decoded. Whole A-Sync +
+        // Trace Info packets were decoded: a decoder that lost sync looks for exactly those,
+        // and they need no count after them. The bytes before the first sync are what a
+        // decoder skips after a discontinuity (the cause just before), or the start of a
+        // packet cut off by what follows; after the last sync, only a packet cut off by what
+        // follows. Anything else is unexplained.
         const uint64_t segment_end = e;
-        const uint64_t syncs =
-            st.sync_bytes_in(pos, e - pos) / coresight::kStartSize * coresight::kStartSize;
+        // A sync the segment starts inside of (its start was lost) is no sync to a decoder.
+        uint64_t whole_from = pos;
+        if (pos > 0 && st.sync_bytes_in(pos - 1, 2) == 2) {
+            whole_from = std::min(e, pos + 1);
+            while (whole_from < e && st.sync_bytes_in(whole_from, 1)) ++whole_from;
+        }
+        const uint64_t first_sync = first_sync_in(whole_from, e);
+        const uint64_t sync_total = st.sync_bytes_in(first_sync, e - first_sync);
+        const uint64_t syncs = sync_total / coresight::kStartSize * coresight::kStartSize;
         delivered += syncs;
-        e -= syncs; // the rest: bytes of packets that could not be decoded
-        if (e == pos) {
-            // nothing else
-        } else if (last_cause != GapCause::count) {
-            lost += e - pos;
-            by_cause[size_t(last_cause)] += e - pos;
-        } else if (after_corrupt) {
-            corrupted += e - pos; // the decoder resynchronising after bytes read wrong
-        } else if (const auto* next =
-                       segment_end < produced ? s.fates.find(segment_end) : nullptr) {
-            // The start of a packet whose end is missing: cut off by what follows.
-            const Tag& t = next->second.tag;
+        const uint64_t sync_end = last_sync_end_in(first_sync, e);
+        const uint64_t head = first_sync - pos;
+        // After the last sync: a packet cut off, or a sync cut off (the remainder).
+        const uint64_t tail = (sync_total ? e - sync_end : 0) + (sync_total - syncs);
+        const uint64_t middle = (e - first_sync) - sync_total - (sync_total ? e - sync_end : 0);
+        const Tag* next = segment_end < produced && s.fates.find(segment_end)
+                              ? &s.fates.find(segment_end)->second.tag
+                              : nullptr;
+        auto charge = [&](uint64_t n, const Tag& t) {
             if (t.fate == Fate::lost) {
-                lost += e - pos;
-                by_cause[size_t(t.cause)] += e - pos;
+                lost += n;
+                by_cause[size_t(t.cause)] += n;
             } else if (t.fate == Fate::unread) {
-                unread += e - pos;
+                unread += n;
             } else {
-                corrupted += e - pos;
+                corrupted += n;
             }
-        } else {
-            corrupted += e - pos;
+        };
+        uint64_t unexplained = middle;
+        if (head) {
+            if (last_cause != GapCause::count) charge(head, {Fate::lost, last_cause});
+            else if (after_corrupt) charge(head, {Fate::corrupted, GapCause::count});
+            else if (!sync_total && next) charge(head, *next);
+            else unexplained += head;
+        }
+        if (tail) {
+            if (next) charge(tail, *next);
+            else unexplained += tail;
+        }
+        if (unexplained) {
+            corrupted += unexplained;
             ++m_stats.violations_unexplained;
             std::ostringstream ex;
-            ex << "Trace bytes [" << pos << ", " << e << ") of " << name
-               << " reached the decoder but were not decoded, and no loss comes before them.\n";
+            ex << unexplained << " trace bytes of " << name << " in [" << pos << ", " << e
+               << ") reached the decoder but were not decoded, with no loss before them that "
+               << "a decoder would still be resynchronising from.\n";
             add(name, "unexplained", pos, "", ex.str(), "");
         }
         pos = segment_end;
+    }
+    // The sink's and driver's own books against the source: what they committed plus what
+    // they reported lost is every byte produced, each claimed once.
+    if (s.committed + s.reported_lost != produced || s.claimed_twice) {
+        ++m_stats.violations_accounting;
+        std::ostringstream ex;
+        ex << name << " produced " << produced << " trace bytes; the sink and the driver "
+           << "committed " << s.committed << " to AUX buffers and reported " << s.reported_lost
+           << " lost (" << s.claimed_twice << " of them twice): "
+           << (s.committed + s.reported_lost < produced ? "some were never accounted for"
+                                                         : "some were accounted for twice")
+           << ".\n";
+        add(name, "accounting", 0, "", ex.str(), "");
     }
     if (overlap) {
         ++m_stats.violations_accounting;
@@ -534,6 +637,8 @@ void AuxChecker::close_source(Source& s) {
             b0 = std::min(b0, st.packet_of(s0)->first);
             b1 = std::max(b1, st.packet_of(s1 - 1)->second);
         }
+        // Its cause: the first loss of produced trace in it; when nothing produced was lost
+        // there, the first window in which nothing was traced.
         GapCause cause = GapCause::count;
         bool only_unread = b0 < b1;
         if (b0 < b1)

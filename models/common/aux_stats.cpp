@@ -41,8 +41,8 @@ const char* kCauseText[kGapCauses] = {
 std::vector<AuxStatDef> build() {
     using S = AuxStats;
     std::vector<AuxStatDef> d = {
-        {"bytes.produced", "bytes", "trace bytes the ETMs produced (produced = delivered + "
-         "lost + unread + corrupted, exactly)", &S::bytes_produced},
+        {"bytes.produced", "bytes", "trace bytes the ETMs produced; the checker gives each one "
+         "fate, so produced = delivered + lost + unread + corrupted", &S::bytes_produced},
         {"bytes.delivered", "bytes", "trace bytes ringsim's decoder decoded from what the tool "
          "copied out of the AUX buffers", &S::bytes_delivered},
         {"bytes.lost", "bytes", "trace bytes produced and lost, all causes (lost_by_cause.*, "
@@ -120,8 +120,10 @@ std::vector<AuxStatDef> build() {
         {"violations.unexplained", "violations", "gaps or undecodable trace no cause explains",
          &S::violations_unexplained},
         {"violations.duplicated", "violations", "counts decoded twice", &S::violations_duplicated},
-        {"violations.accounting", "violations", "the identity produced = delivered + lost + "
-         "unread + corrupted did not hold", &S::violations_accounting},
+        {"violations.accounting", "violations", "the books disagree: a source's bytes committed "
+         "by the driver plus those the sink and driver reported lost differ from what it "
+         "produced, a byte is reported lost twice, decoded bytes were reported lost or unread, "
+         "or perf.data holds a PERF_RECORD_AUX the driver never wrote", &S::violations_accounting},
     };
     d.insert(d.end(), rest.begin(), rest.end());
     return d;

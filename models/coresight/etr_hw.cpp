@@ -69,7 +69,10 @@ EtrHw::State EtrHw::drain(const State& s, Picos t, uint64_t bytes) const {
 EtrHw::State EtrHw::state_at(Picos t) const {
     if (states_.empty() || t < states_.front().at) return State{t};
     if (t >= states_.back().at) return drain(states_.back(), t, 0);
-    // Between arrivals: the state at the last one at or before t.
+    // Between arrivals: the state at the last one at or before t. Older arrivals than the
+    // kept ones are gone: reading their time is a model error, not a guess.
+    if (m_forgot_any && t > states_.front().at && t < states_[1].at)
+        throw ModelError("etr: register read of a time older than the kept arrivals");
     auto it = std::upper_bound(states_.begin(), states_.end(), t,
                                [](Picos v, const State& s) { return v < s.at; });
     return *std::prev(it);
@@ -77,10 +80,16 @@ EtrHw::State EtrHw::state_at(Picos t) const {
 
 void EtrHw::record(const State& s) {
     last_change_ = s.at;
-    if (!states_.empty() && states_.back().at == s.at)
+    if (!states_.empty() && states_.back().at == s.at) {
         states_.back() = s;
-    else
-        states_.push_back(s);
+        return;
+    }
+    // A bounded history: a capture of a whole run (system-wide) arrives once per burst.
+    if (states_.size() == kStatesKept) {
+        states_.erase(states_.begin() + 1); // keep the enable
+        m_forgot_any = true;
+    }
+    states_.push_back(s);
 }
 
 uint64_t EtrHw::arrive(Picos t, uint64_t bytes) {
@@ -100,6 +109,7 @@ bool EtrHw::enable(Picos t) {
     memerr_ = false;
     arrived_ = 0;
     states_.clear();
+    m_forgot_any = false;
     record(State{t});
     return true;
 }

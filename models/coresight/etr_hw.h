@@ -121,6 +121,10 @@ private:
     bool memerr_ = false;
     uint64_t arrived_ = 0;
     std::vector<State> states_; // the current capture, one per arrival instant, by time
+    // Arrivals kept for reads of past times: the enable plus the latest ones; a read between
+    // two forgotten arrivals is a ModelError.
+    static constexpr size_t kStatesKept = 1024;
+    bool m_forgot_any = false;
 };
 
 } // namespace ringsim::models::coresight

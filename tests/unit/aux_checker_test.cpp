@@ -45,8 +45,10 @@ struct Rig {
     std::unique_ptr<AuxChecker> checker;
     uint64_t aux_size;
 
-    Rig(uint32_t period, uint64_t aux_size_, bool snapshot = false)
-        : src("etm0", 0x10, rate, period), aux_size(aux_size_) {
+    bool snapshot;
+
+    Rig(uint32_t period, uint64_t aux_size_, bool snapshot_ = false)
+        : src("etm0", 0x10, rate, period), aux_size(aux_size_), snapshot(snapshot_) {
         checker = std::make_unique<AuxChecker>(
             std::vector<const EtmSource*>{&src},
             std::vector<CheckedAux>{{"cpu0.aux", aux_size, 0x9000'0000}}, snapshot, nullptr,
@@ -75,6 +77,11 @@ struct Rig {
         c.stores = {{aux_off, c.size, seq}};
         c.bytes = bytes;
         c.record_written = record_written;
+        // The PERF_RECORD_AUX perf_aux_output_end wrote for it (A3, A5): in snapshot mode
+        // at the new head with OVERWRITE, else at its first byte, TRUNCATED with a barrier.
+        c.record_size = c.size;
+        c.record_offset = snapshot ? aux_off + c.size : aux_off;
+        c.flags = snapshot ? PERF_AUX_FLAG_OVERWRITE : barrier ? PERF_AUX_FLAG_TRUNCATED : 0;
         checker->on_aux_commit(c);
         return bytes;
     }
