@@ -189,7 +189,12 @@ void AuxChecker::tag_aux(const Aux& a, uint64_t first, uint64_t end, Tag tag) {
 
 void AuxChecker::expected_bytes(const Aux& a, uint64_t pos, uint64_t n, uint8_t* out,
                                 std::vector<uint64_t>* seqs) const {
-    std::memset(out, 0, n);
+    // Memory no commit wrote reads as zero (never written since allocation).
+    uint64_t filled = pos;
+    auto zero_to = [&](uint64_t at) {
+        if (at > filled) std::memset(out + (filled - pos), 0, at - filled);
+        filled = std::max(filled, at);
+    };
     if (seqs) seqs->assign(n, 0);
     std::vector<uint8_t> frames;
     auto stream_of = [this](uint8_t id) -> const coresight::EtmStream& {
@@ -202,6 +207,8 @@ void AuxChecker::expected_bytes(const Aux& a, uint64_t pos, uint64_t n, uint8_t*
         const uint64_t lo = std::max(pos, k.c.aux_off);
         const uint64_t hi = std::min(pos + n, k.c.aux_off + k.c.size);
         if (lo >= hi) continue;
+        zero_to(lo);
+        filled = std::max(filled, hi);
         if (k.c.bytes.size() == k.c.size) {
             // What the driver's copy stored, kept until the tool has read past it.
             std::memcpy(out + (lo - pos), k.c.bytes.data() + (lo - k.c.aux_off), hi - lo);
@@ -231,6 +238,7 @@ void AuxChecker::expected_bytes(const Aux& a, uint64_t pos, uint64_t n, uint8_t*
                 for (uint64_t p = s0; p < s1; ++p) (*seqs)[p - pos] = st.seq;
             }
     }
+    zero_to(pos + n);
 }
 
 void AuxChecker::on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
@@ -270,7 +278,7 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
         // The longest run that matches, then the longest that does not.
         uint64_t j = i;
         while (j < n && data[j] == m_expect[j]) ++j;
-        if (j > i) a.pending.push_back({pos + i, std::vector<uint8_t>(data + i, data + j)});
+        if (j > i) take_good(a, pos + i, data + i, j - i);
         if (j == n) break;
         uint64_t k = j;
         while (k < n && data[k] != m_expect[k]) ++k;
@@ -330,6 +338,31 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
         stale ? "Keep (B) for AUX (the driver's smp_wmb) and (C) for AUX (perf's smp_rmb)."
               : "Keep (D) for AUX (perf's smp_mb before the aux_tail store) and (A) for AUX "
                 "(the control dependency on aux_tail).");
+}
+
+void AuxChecker::take_good(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n) {
+    // In order behind what waits already; else straight to the decoder as far as delivered
+    // records describe it (no copy), the rest waits for its record.
+    if (a.pending.empty()) {
+        const uint64_t end = pos + n;
+        while (pos < end) {
+            if (const auto* cov = a.covered.find(pos)) {
+                const uint64_t stop = std::min(end, cov->second.end);
+                feed(a, pos, data, stop - pos);
+                data += stop - pos;
+                pos = stop;
+            } else if (const auto* done = a.consumed.find(pos)) {
+                const uint64_t stop = std::min(end, done->second.end);
+                data += stop - pos;
+                pos = stop;
+            } else {
+                break;
+            }
+        }
+        n = end - pos;
+        if (!n) return;
+    }
+    a.pending.push_back({pos, std::vector<uint8_t>(data, data + n)});
 }
 
 void AuxChecker::on_aux_record(unsigned idx, uint64_t offset, uint64_t size, uint64_t flags) {

@@ -12,7 +12,7 @@
 //    PERF_RECORD_AUX covers (cs_etm__queue_aux_records), frame by frame and packet by packet
 //    (trace_decoder.h).
 //  - At the end each source's decoded counts are compared with what it produced.
-// Memory: commits until read, pending chunks until their record arrives, and per source
+// Memory: commits until read past, chunks until their record arrives, and per source
 // interval maps with one entry per gap.
 #pragma once
 
@@ -67,6 +67,7 @@ private:
 
     Source* source(uint8_t id);
     void pump(Aux& a);
+    void take_good(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n);
     void feed(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n);
     // Source bytes behind AUX bytes [first, end) of buffer a: f(id, src_off, n).
     void trace_behind(const Aux& a, uint64_t first, uint64_t end,

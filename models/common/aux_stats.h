@@ -42,7 +42,7 @@ struct AuxStats {
     uint64_t sink_captures = 0, sink_bursts = 0, sink_dma_stores = 0, sink_overflow_bytes = 0;
     uint64_t consumer_reads = 0, consumer_bytes_copied = 0, consumer_snapshots = 0;
     uint64_t consumer_lapped_reads = 0;
-    uint64_t decoded_packets = 0, decoder_syncs = 0;
+    uint64_t decoded_packets = 0;
     uint64_t violations_total = 0, violations_stale = 0, violations_overwritten = 0;
     uint64_t violations_unexplained = 0, violations_duplicated = 0, violations_accounting = 0;
 };

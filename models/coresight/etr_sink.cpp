@@ -198,7 +198,7 @@ EtrSyncState EtrSink::flush_and_sync(EnginePort& driver) {
     if (!m_capturing) {
         // Already stopped by an earlier harvest, with users still holding it (E3/E5): the
         // kernel would sync and copy the same capture again; ringsim commits nothing new
-        // (see docs/architecture.md, "Known differences").
+        // (docs/aux-path.md, "A race in the shared sink").
         drop_uncaptured(t);
         EtrSyncState s;
         s.size = m_p.buffer_bytes;

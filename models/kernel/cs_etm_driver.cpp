@@ -126,6 +126,7 @@ uint64_t CsEtmDriver::update_buffer(const EtmCpu& c, AuxOutput& out, PerfAux::Ha
     sink.runs_in(first_kept + (commit.barrier ? 1 : 0),
                  hv.size / kFrame - (commit.barrier ? 1 : 0), commit.runs);
     uint64_t pos = h.head;
+    commit.bytes.reserve(hv.size);
     for (const EtrCopy& cp : hv.copies) {
         copy(c, out, sink, cp.etr_off, pos, cp.len, commit);
         pos += cp.len;

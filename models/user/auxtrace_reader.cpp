@@ -60,7 +60,7 @@ bool AuxtraceReader::read(unsigned idx, bool snapshot) {
     const perf::AuxtraceRead r =
         perf::auxtrace_read(old, head, m.aux_size, snapshot,
                             m_p.snapshot_size ? m_p.snapshot_size : m.aux_size);
-    if (head - old > r.size) ++m_n.lapped_reads; // D7: older data is invisible
+    if (head - old > m.aux_size) ++m_n.lapped_reads; // D7: older data is invisible
     ++m_n.reads;
     // The data in one or two chunks ending at head & mask.
     const LoadTicket first =
