@@ -163,8 +163,11 @@ int sc_main(int argc, char** argv) {
     const std::string aux_reference = source + "/tests/bench/aux-reference.json";
     const RunResult aux = run(ringsim, aux_reference, {});
     const RunResult aux_arm = run(ringsim, aux_reference, {"memory.model=arm"});
+    // And a load that decodes nearly everything the ETR holds: snapshots every 5 ms.
+    const RunResult aux_snap = run(ringsim, source + "/tests/bench/aux-snapshot.json", {});
     report_aux("aux reference 1s", aux);
     report_aux("aux reference 1s, arm", aux_arm);
+    report_aux("aux snapshots 1s", aux_snap);
 
     // ringsim explore on the teaching matrix: runs per second with 1 and with 2 jobs.
     const std::string matrix = source + "/scenarios/teaching/matrix.json";
