@@ -222,7 +222,7 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
 
 json violations_json(const Platform& p) {
     json list = json::array();
-    for (const auto& v : p.checker().violations())
+    auto add = [&list](const models::Violation& v) {
         list.push_back({{"kind", v.kind},
                         {"buffer", v.buffer},
                         {"position", v.pos},
@@ -230,15 +230,10 @@ json violations_json(const Platform& p) {
                         {"barriers", v.barriers},
                         {"explanation", v.explanation},
                         {"fix", v.fix}});
+    };
+    for (const auto& v : p.checker().violations()) add(v);
     if (p.aux_checker())
-        for (const auto& v : p.aux_checker()->violations())
-            list.push_back({{"kind", v.kind},
-                            {"buffer", v.buffer},
-                            {"position", v.pos},
-                            {"seen_at_ps", v.at_ps},
-                            {"barriers", v.barriers},
-                            {"explanation", v.explanation},
-                            {"fix", v.fix}});
+        for (const auto& v : p.aux_checker()->violations()) add(v);
     const BufferStats t = total_stats(p);
     return {{"total", t.violations_total + p.aux_stats().violations_total},
             {"listed", list.size()},

@@ -2,12 +2,15 @@
 // The periodic sync of a real ETM (TRCSYNCPR) is counted in bytes of trace; here it is
 // counted in count packets so that the byte size of any run of packets stays a closed
 // formula (emit_size) the source model can use to turn a byte rate into counts.
+#include "models/common/le.h"
 #include "models/coresight/etm_packets.h"
 
 #include <cstddef>
 #include <cstring>
 
 namespace ringsim::models::coresight {
+
+using models::load_le64;
 
 namespace {
 constexpr size_t kCountValueBytes = kCountPacketSize - 1;
@@ -115,16 +118,7 @@ void EtmDecoder::expect_next(uint64_t count) {
 
 namespace {
 // Count packets are checked and decoded a 64-bit word at a time: byte i of the packet is bits
-// 8i..8i+7 of the word (little-endian loads).
-uint64_t load_le64(const uint8_t* p) {
-    uint64_t w;
-    std::memcpy(&w, p, sizeof w);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
-}
-
+// 8i..8i+7 of the word (load_le64, models/common/le.h).
 // The k = end - p bytes at p (k >= 1) in the low bytes of a word, the other bytes 0. Reads
 // only within [begin, end).
 uint64_t load_le_upto8(const uint8_t* p, const uint8_t* begin, const uint8_t* end) {

@@ -1,5 +1,6 @@
 // CoreSight formatter frames: encoder (what the TMC writes) and deformatter (what OpenCSD
 // reads). Formats and the choices made are described in formatter.h.
+#include "models/common/le.h"
 #include "models/coresight/formatter.h"
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 #endif
 
 namespace ringsim::models::coresight {
+
+using models::load_le64;
 
 namespace {
 constexpr size_t kAuxByte = 15;
@@ -31,15 +34,6 @@ void set_aux_bit(uint8_t* frame, size_t slot, bool value) {
 
 bool aux_bit(const uint8_t* frame, size_t slot) {
     return ((frame[kAuxByte] >> (slot / 2)) & 1) != 0;
-}
-
-uint64_t load_le64(const uint8_t* p) {
-    uint64_t w;
-    std::memcpy(&w, p, sizeof w);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
 }
 
 [[maybe_unused]] void store_le64(uint64_t w, uint8_t* p) {
