@@ -2,8 +2,9 @@
 // The periodic sync of a real ETM (TRCSYNCPR) is counted in bytes of trace; here it is
 // counted in count packets so that the byte size of any run of packets stays a closed
 // formula (emit_size) the source model can use to turn a byte rate into counts.
-#include "models/common/le.h"
 #include "models/coresight/etm_packets.h"
+
+#include "models/common/le.h"
 
 #include <cstddef>
 #include <cstring>

@@ -1,7 +1,8 @@
 // CoreSight formatter frames: encoder (what the TMC writes) and deformatter (what OpenCSD
 // reads). Formats and the choices made are described in formatter.h.
-#include "models/common/le.h"
 #include "models/coresight/formatter.h"
+
+#include "models/common/le.h"
 
 #include <algorithm>
 #include <cstddef>
