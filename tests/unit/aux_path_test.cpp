@@ -15,7 +15,13 @@ const std::string kSource = RINGSIM_SOURCE_DIR;
 const std::string kBinary = RINGSIM_BINARY;
 
 nlohmann::json aux_stats(const std::string& scenario, const std::string& sets = "") {
-    const std::string out = ::testing::TempDir() + "/aux-" + std::to_string(std::rand());
+    // A directory of its own: ctest runs the cases of this file in parallel processes.
+    static int runs = 0;
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "-" + info->name();
+    for (char& c : name)
+        if (c == '/') c = '-';
+    const std::string out = ::testing::TempDir() + "/aux-" + name + "-" + std::to_string(runs++);
     const std::string cmd = kBinary + " run " + kSource + "/" + scenario + " " + sets +
                             " --out " + out + " > /dev/null";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
