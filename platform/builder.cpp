@@ -3,6 +3,7 @@
 #include "models/common/rng.h"
 #include "models/coresight/etr_sg_table.h"
 #include "models/kernel/perf_abi.h"
+#include "models/kernel/perf_mmap.h"
 
 namespace ringsim::platform {
 
@@ -71,6 +72,7 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
     if (m_sc.aux.enabled) build_aux();
     build_writers();
     m_writers_running = m_writers.size();
+    map_tool();
     build_consumer();
     if (m_sc.aux.enabled) build_aux_reader();
 }
@@ -199,6 +201,50 @@ void Platform::writer_done() {
     if (--m_writers_running == 0) m_consumer->workload_exited();
 }
 
+void Platform::map_tool() {
+    // perf record's process maps each buffer (and its AUX area) into its own address space,
+    // checked as perf_mmap checks them (R11, M3); it reads them through its CPU's MMU.
+    MmuParams mp;
+    mp.page_size = m_sc.page_size;
+    mp.policy = m_sc.mapping == config::Mapping::lazy ? MappingPolicy::lazy : MappingPolicy::eager;
+    mp.tlb_entries = m_sc.mmu.tlb_entries;
+    mp.tlb_miss = m_sc.mmu.tlb_miss_ps;
+    mp.fault = m_sc.page_fault_ps;
+    m_tool_space = std::make_unique<AddressSpace>(mp);
+    m_tool_port = std::make_unique<MmuPort>(*m_ports[m_sc.consumer_cpu], *m_tool_space);
+    auto pages = [this](Addr base, uint64_t n) {
+        std::vector<Addr> v;
+        for (uint64_t i = 0; i < n; ++i) v.push_back(base + i * m_sc.page_size);
+        return v;
+    };
+    for (unsigned i = 0; i < m_buffers.size(); ++i) {
+        BufferSlot& b = m_buffers[i];
+        const PerfBufferParams& p = b.rb->params();
+        ToolMapping t;
+        std::vector<Addr> data = pages(p.user_page, 1);
+        for (Addr a : pages(p.data, p.nr_pages)) data.push_back(a);
+        if (const std::string why = perf::data_mmap_error(0, data.size()); !why.empty())
+            throw ModelError("perf_mmap refused the data mapping of " + b.name + ": " + why);
+        // Read-only for an overwrite buffer (R11): perf maps it without PROT_WRITE.
+        t.user_page = m_tool_space->mmap(b.name, data, 0, !p.overwrite, &b.stats);
+        t.data = t.user_page + m_sc.page_size;
+        if (m_sc.aux.enabled) {
+            const uint64_t aux_size = m_sc.aux.pages * m_sc.page_size;
+            t.aux_offset = m_sc.aux.offset;
+            if (const std::string why =
+                    perf::aux_mmap_error(t.aux_offset, aux_size, t.aux_offset, aux_size,
+                                         b.rb->data_size(), m_sc.page_size);
+                !why.empty())
+                throw ModelError("perf_mmap refused the AUX mapping of " + b.name + ": " + why);
+            // Snapshot mode maps the AUX area read-only (C7): the kernel's overwrite mode.
+            t.aux = m_tool_space->mmap(b.name + ".aux", pages(m_aux_bases[i], m_sc.aux.pages),
+                                       t.aux_offset / m_sc.page_size, !m_sc.aux.snapshot,
+                                       &b.stats);
+        }
+        m_tool_maps.push_back(t);
+    }
+}
+
 void Platform::build_consumer() {
     PerfConsumerParams p;
     p.reader = m_sc.reader == config::Reader::push ? ReaderKind::push : ReaderKind::libperf;
@@ -213,21 +259,22 @@ void Platform::build_consumer() {
     p.c = m_sc.data_barriers.c;
     p.d = m_sc.data_barriers.d;
 
-    // No MMU yet: the consumer sees the buffers at their kernel addresses.
+    // The tool reads its own mappings of the buffers, through its MMU.
     std::vector<ConsumerMmap> mmaps;
-    for (BufferSlot& b : m_buffers) {
+    for (unsigned i = 0; i < m_buffers.size(); ++i) {
+        BufferSlot& b = m_buffers[i];
         ConsumerMmap m;
         m.rb = b.rb.get();
         m.wakeup = b.wakeup.get();
         m.stats = &b.stats;
-        m.user_page = b.rb->params().user_page;
-        m.data = b.rb->params().data;
+        m.user_page = m_tool_maps[i].user_page;
+        m.data = m_tool_maps[i].data;
         m.data_size = b.rb->data_size();
         m.overwrite = b.rb->params().overwrite;
         m.backward = b.rb->params().backward;
         mmaps.push_back(m);
     }
-    MemoryPort& mem = *m_ports[m_sc.consumer_cpu];
+    MemoryPort& mem = *m_tool_port;
     m_consumer = std::make_unique<PerfConsumer>("consumer", p, mem, std::move(mmaps), *m_checker,
                                                 [this] {
                                                     m_checker->finish();
@@ -309,6 +356,8 @@ void Platform::build_aux() {
     sp.flush_latency = m_sc.etr.flush_latency_ps;
     sp.burst = m_sc.etr.burst;
     sp.memerr_at = m_sc.etr.memerr_at_ps;
+    sp.sg_walk = m_sc.etr.sg_walk_ps;
+    sp.sg_table_fault = static_cast<unsigned>(m_sc.etr.sg_table_fault);
     if (sg) {
         // Data pages from the page allocator come in no particular order: the SG table is
         // what makes them one buffer.
@@ -377,14 +426,16 @@ void Platform::build_aux_reader() {
     p.c = m_sc.aux_barriers.c;
     p.d = m_sc.aux_barriers.d;
     std::vector<AuxMmap> mmaps;
-    for (unsigned i = 0; i < m_buffers.size(); ++i)
-        mmaps.push_back({m_buffers[i].rb->params().user_page, 0, 0, m_events[i].get()});
-    // No MMU yet: the tool sees the AUX pages at their kernel addresses.
-    for (unsigned i = 0; i < mmaps.size(); ++i) {
-        mmaps[i].aux = m_aux_bases[i];
-        mmaps[i].aux_size = m_sc.aux.pages * m_sc.page_size;
+    for (unsigned i = 0; i < m_buffers.size(); ++i) {
+        AuxMmap m;
+        m.user_page = m_tool_maps[i].user_page; // the tool's own mappings
+        m.aux = m_tool_maps[i].aux;
+        m.aux_size = m_sc.aux.pages * m_sc.page_size;
+        m.aux_offset = m_tool_maps[i].aux_offset;
+        m.event = m_events[i].get();
+        mmaps.push_back(m);
     }
-    m_aux_reader = std::make_unique<AuxtraceReader>(p, *m_ports[m_sc.consumer_cpu],
+    m_aux_reader = std::make_unique<AuxtraceReader>(p, *m_tool_port, *m_ports[m_sc.consumer_cpu],
                                                     std::move(mmaps), *m_aux_checker);
     m_consumer->set_aux(m_aux_reader.get());
 }
@@ -416,6 +467,8 @@ models::AuxStats Platform::aux_stats() const {
         s.sink_bursts += k->bursts();
         s.sink_dma_stores += k->dma_stores();
         s.sink_overflow_bytes += k->overflow_bytes();
+        s.sink_sg_walk_failures += k->sg_walk_failures();
+        s.sink_sg_walk_time += k->sg_walk_time();
     }
     if (m_aux_reader) {
         const auto& r = m_aux_reader->counters();

@@ -14,6 +14,7 @@
 #include "models/kernel/perf_wakeup.h"
 #include "models/kernel/record_writer.h"
 #include "models/memory/engine_port.h"
+#include "models/memory/mmu.h"
 #include "models/user/perf_consumer.h"
 #include "platform/config/scenario.h"
 
@@ -41,6 +42,8 @@ public:
     const models::Checker& checker() const { return *m_checker; }
     const models::PerfConsumer& consumer() const { return *m_consumer; }
     models::OrderingEngine& engine() { return m_memory.engine(); }
+    // The consumer's MMU port, for a timeline that shows its faults and walks.
+    models::MmuPort& consumer_mmu() { return *m_tool_port; }
     bool finished() const { return m_finished; }
     bool aux_enabled() const { return m_sc.aux.enabled; }
     // The AUX path's statistics (all zero without an AUX area).
@@ -68,6 +71,15 @@ private:
     std::vector<std::unique_ptr<models::RecordWriter>> m_writers;
     std::unique_ptr<models::Checker> m_checker;
     std::unique_ptr<models::PerfConsumer> m_consumer;
+    // The perf tool's process: its address space and its CPU's view through the MMU.
+    std::unique_ptr<models::AddressSpace> m_tool_space;
+    std::unique_ptr<models::MmuPort> m_tool_port;
+    struct ToolMapping {
+        models::Addr user_page = 0, data = 0, aux = 0;
+        uint64_t aux_offset = 0;
+    };
+    std::vector<ToolMapping> m_tool_maps; // by buffer
+    void map_tool();
     // The AUX path (session.aux.enabled).
     std::unique_ptr<models::coresight::TraceRate> m_rate;
     std::deque<models::coresight::EtmSource> m_sources;

@@ -147,9 +147,13 @@ int cmd_run(const Args& a) {
             return kExitBadInput;
         }
         top.engine().set_observer(timeline.get());
+        top.consumer_mmu().set_observer(timeline.get());
     }
     sc_core::sc_start();
-    if (timeline) top.engine().set_observer(nullptr);
+    if (timeline) {
+        top.engine().set_observer(nullptr);
+        top.consumer_mmu().set_observer(nullptr);
+    }
     if (timeline && !timeline->close()) {
         std::cerr << "ringsim run: cannot write the timeline " << a.timeline << "\n";
         return kExitBadInput;

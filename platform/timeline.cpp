@@ -244,6 +244,29 @@ void TimelineWriter::op_slice(const OpRecord& op) {
         reads_from_arrow(op, tid);
 }
 
+void TimelineWriter::on_translation(unsigned agent, models::Addr vaddr, uint64_t n, bool write,
+                                    Picos start, const models::Translation& t) {
+    const Picos end = start + t.cost;
+    if (m_closed || !in_window(start, end)) return;
+    const unsigned tid = place(agent, start, end);
+    std::string name = t.faults ? (t.faults == 1 ? "page fault" : std::to_string(t.faults) +
+                                                                      " page faults")
+                                : "TLB walk";
+    if (t.faults && t.tlb_misses) name += " + TLB walk";
+    JsonObject args;
+    args.str("address", hex(vaddr))
+        .num("size", n)
+        .str("access", write ? "store" : "load")
+        .num("faults", t.faults)
+        .num("tlb_misses", t.tlb_misses)
+        .num("cost_ps", t.cost);
+    emit(event(name, "mmu", "X", tid)
+             .raw("ts", micros(start))
+             .raw("dur", micros(t.cost))
+             .raw("args", args.text())
+             .text());
+}
+
 void TimelineWriter::barrier_instant(const OpRecord& op) {
     // The barrier executes where the program is: at issue.
     if (!in_window(op.issue, op.issue)) return;

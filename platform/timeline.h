@@ -9,6 +9,7 @@
 #pragma once
 
 #include "models/common/types.h"
+#include "models/memory/mmu.h"
 #include "models/memory/ordering_engine.h"
 
 #include <cstdint>
@@ -42,7 +43,7 @@ struct TimelineBuffer {
     models::Addr data_tail = 0;
 };
 
-class TimelineWriter : public models::OpObserver {
+class TimelineWriter : public models::OpObserver, public models::MmuObserver {
 public:
     // Opens `path` and writes the JSON preamble; ok() says whether that worked. `agents`
     // names the engine's agents by id (an agent beyond the list is named "agentN").
@@ -53,6 +54,9 @@ public:
     TimelineWriter& operator=(const TimelineWriter&) = delete;
 
     void on_op(const models::OpRecord& op) override;
+    // The consumer's page faults and TLB walks: a slice before the access they delayed.
+    void on_translation(unsigned agent, models::Addr vaddr, uint64_t n, bool write,
+                        models::Picos start, const models::Translation& t) override;
     // Ends the JSON and closes the file; false when any write failed. Operations reported
     // after it are ignored; closing again only repeats the verdict.
     bool close();

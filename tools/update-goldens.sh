@@ -12,4 +12,12 @@ for s in scenarios/*.json; do
   cp "$out/$name/stats.json" "tests/regression/expected/$name.stats.json"
   echo "updated tests/regression/expected/$name.stats.json"
 done
+# Variants (tests/regression/variants.txt): NAME SCENARIO --set KEY=VALUE...
+while read -r name scenario sets; do
+  case "$name" in ''|'#'*) continue ;; esac
+  # shellcheck disable=SC2086 # the overrides are words
+  "$bin" run "scenarios/$scenario.json" $sets --out "$out/$name" > /dev/null
+  cp "$out/$name/stats.json" "tests/regression/expected/$name.stats.json"
+  echo "updated tests/regression/expected/$name.stats.json"
+done < tests/regression/variants.txt
 rm -rf "$out"

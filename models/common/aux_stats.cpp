@@ -103,6 +103,11 @@ std::vector<AuxStatDef> build() {
         {"sink.dma_stores", "stores", "DMA stores the sink issued through its own agent",
          &S::sink_dma_stores},
         {"sink.overflow_bytes", "bytes", "trace bytes its FIFO dropped", &S::sink_overflow_bytes},
+        {"sink.sg_walk_failures", "walks", "ETR_SG table walks at an enable that found a table "
+         "the driver could not have built: STS.MemErr for that capture (E4, D10)",
+         &S::sink_sg_walk_failures},
+        {"sink.sg_walk_time", "ps", "time the sink spent walking its SG table at enables",
+         &S::sink_sg_walk_time},
         {"consumer.reads", "reads", "AUX reads that found new data (C6, C8)",
          &S::consumer_reads},
         {"consumer.bytes_copied", "bytes", "bytes the tool copied out of AUX buffers",

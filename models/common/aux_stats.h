@@ -40,6 +40,7 @@ struct AuxStats {
     uint64_t harvests = 0, harvests_skipped_shared = 0, harvested_bytes = 0;
     uint64_t barrier_packets = 0, memerr_captures = 0, wrapped_captures = 0;
     uint64_t sink_captures = 0, sink_bursts = 0, sink_dma_stores = 0, sink_overflow_bytes = 0;
+    uint64_t sink_sg_walk_failures = 0, sink_sg_walk_time = 0;
     uint64_t consumer_reads = 0, consumer_bytes_copied = 0, consumer_snapshots = 0;
     uint64_t consumer_lapped_reads = 0;
     uint64_t decoded_packets = 0;

@@ -61,6 +61,14 @@ const std::vector<StatDef>& buffer_stat_defs() {
          "record was landing on them (a writer already past the paused check when the tool "
          "paused output, R9); they are counted in records.overwritten, not delivered",
          &S::consumer_overwrite_races},
+        {"mmu.page_faults", "faults", "page faults the consumer took on this buffer's mappings: "
+         "first touches under lazy mapping (M1), the first write to the control page under "
+         "either (page_mkwrite / pfn_mkwrite, M2)", &S::mmu_page_faults},
+        {"mmu.fault_time", "ps", "time the consumer spent in those faults", &S::mmu_fault_time},
+        {"mmu.tlb_misses", "misses", "the consumer's TLB misses on this buffer's pages, each a "
+         "page walk", &S::mmu_tlb_misses},
+        {"mmu.tlb_hits", "hits", "the consumer's TLB hits on this buffer's pages",
+         &S::mmu_tlb_hits},
         {"violations.total", "violations", "every violation below", &S::violations_total},
         {"violations.stale", "violations", "records read with bytes older than the record the "
          "data_head promised (message-passing shape: (B) or (C) missing)",

@@ -45,7 +45,9 @@ EtrHw::EtrHw(EtrHwConfig config, uint64_t bandwidth)
 EtrHw::State EtrHw::drain(const State& s, Picos t, uint64_t bytes) const {
     State out = s;
     out.at = t;
-    const Units capacity = static_cast<Units>(bandwidth_) * (t - s.at) + s.credit;
+    // Nothing is written before the enable's table walk is done (busy_until_).
+    const Picos from = std::max(s.at, busy_until_);
+    const Units capacity = static_cast<Units>(bandwidth_) * (t > from ? t - from : 0) + s.credit;
     const uint64_t queued = s.level + bytes;
     uint64_t drained = 0;
     if (capacity >= static_cast<Units>(queued) * kUnitsPerByte) {
@@ -101,8 +103,9 @@ uint64_t EtrHw::arrive(Picos t, uint64_t bytes) {
     return bytes - lost;
 }
 
-bool EtrHw::enable(Picos t) {
+bool EtrHw::enable(Picos t, Picos busy) {
     if (!accepts(t)) return false;
+    busy_until_ = t + busy;
     capturing_ = true;
     stopped_ = false;
     ready_at_ = 0;
@@ -121,7 +124,8 @@ std::optional<Picos> EtrHw::flush_and_stop(Picos t, Picos flush_latency) {
     // Until the last queued frame is written; the credit is capacity already earned.
     const Units need = static_cast<Units>(s.level) * kUnitsPerByte - s.credit;
     const Units drain_ps = s.level == 0 ? 0 : (need + bandwidth_ - 1) / bandwidth_;
-    ready_at_ = t + std::max<Picos>(flush_latency, static_cast<Picos>(drain_ps));
+    const Picos drain_from = std::max(t, busy_until_); // a table walk still running
+    ready_at_ = std::max<Picos>(t + flush_latency, drain_from + static_cast<Picos>(drain_ps));
     stopped_ = true;
     return ready_at_;
 }

@@ -64,7 +64,9 @@ public:
     // before the previous change, or when bytes is not a multiple of kFrameSize.
     uint64_t arrive(Picos t, uint64_t bytes);
     // CTL.TraceCaptEn 0 -> 1 at t. False (ignored) when t is before the previous change.
-    bool enable(Picos t);
+    // `busy`: the ETR writes nothing for this long after the enable (an SG table walk);
+    // trace arriving meanwhile waits in the FIFO.
+    bool enable(Picos t, Picos busy = 0);
     // FFCR.StopOnFl + FlushMan at t, after the last arrive(t, ...); returns when STS.TMCReady
     // rises. nullopt when capture is not running or t is before the previous change.
     std::optional<Picos> flush_and_stop(Picos t, Picos flush_latency);
@@ -125,6 +127,7 @@ private:
     // two forgotten arrivals is a ModelError.
     static constexpr size_t kStatesKept = 1024;
     bool m_forgot_any = false;
+    Picos busy_until_ = 0;
 };
 
 } // namespace ringsim::models::coresight

@@ -47,6 +47,27 @@ void EtrSink::build_table() {
     const SgBuildResult r = sg_table_build(m_port, m_p.sg_pages, m_p.sg_table);
     if (r.error != SgBuildError::none)
         throw ModelError(std::string("etr: SG table: ") + to_string(r.error));
+    if (!m_p.sg_table_fault) return;
+    // A broken table, for the MemErr path (E4, D10). Entry i of the table is at table page
+    // i / 1024, slot i % 1024.
+    auto put = [this](uint64_t i, uint32_t entry) {
+        m_port.store_bytes(m_p.sg_table[i / kSgEntriesPerPage] + (i % kSgEntriesPerPage) * 4,
+                           reinterpret_cast<const uint8_t*>(&entry), 4, false, Barrier::none);
+    };
+    const uint64_t entries = sg_table_entries(m_p.sg_pages.size());
+    switch (m_p.sg_table_fault) {
+    case 1: put(0, 0); break; // type 0: invalid
+    case 2:
+        // The first table page's link becomes a data entry; with a single table page, the
+        // final LAST entry becomes a link instead.
+        if (m_p.sg_table.size() > 1)
+            put(kSgEntriesPerPage - 1, sg_entry(m_p.sg_pages.front(), SgEntryType::normal));
+        else
+            put(entries - 1, sg_entry(m_p.sg_table.front(), SgEntryType::link));
+        break;
+    case 3: put(0, sg_entry(m_p.sg_pages.front(), SgEntryType::last)); break;
+    default: break;
+    }
 }
 
 Addr EtrSink::address_of(uint64_t off) const {
@@ -67,20 +88,29 @@ void EtrSink::enable_perf(Picos t, EnginePort& cpu) {
     m_port.engine().handoff(cpu.agent(), m_port.agent());
     // __tmc_etr_enable_hw: RSZ, MODE = circular, DBA, FFCR, TraceCaptEn. The ETR restarts at
     // its base with Full clear; the frames of the previous capture are gone.
-    m_hw.enable(t);
+    // In SG mode the ETR walks its table before it can write (one 4 KiB load per table
+    // page); trace arriving meanwhile waits in the FIFO. A table the kernel could not have
+    // built is a MemErr for the whole capture (E4, D10).
+    Picos walk = 0;
+    bool walk_failed = false;
+    if (m_p.sg) {
+        const SgWalkResult w =
+            sg_table_walk(m_port, m_p.sg_table.front(), m_p.buffer_bytes / kSgPageSize);
+        walk = m_p.sg_walk * w.table_pages_walked;
+        m_walk_time += walk;
+        if (!w.ok()) {
+            walk_failed = true;
+            ++m_walk_failures;
+        }
+    }
+    m_hw.enable(t, walk);
+    if (walk_failed) m_hw.set_memerr(true);
     m_log.clear();
     m_forgotten = 0;
     m_written_frames = 0;
     m_enabled_at = t;
     m_capturing = true;
     ++m_captures;
-    // In SG mode the ETR walks its table before it can write: a table the kernel could not
-    // have built is a MemErr for the whole capture.
-    if (m_p.sg) {
-        const SgWalkResult w =
-            sg_table_walk(m_port, m_p.sg_table.front(), m_p.buffer_bytes / kSgPageSize);
-        if (!w.ok()) m_hw.set_memerr(true);
-    }
     m_changed.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -43,6 +43,10 @@ struct EtrSinkParams {
     Picos flush_latency = 0;
     uint64_t burst = 16 * 1024;  // bytes per modelled burst
     std::vector<Picos> memerr_at; // a capture running at one of these ends with MemErr
+    Picos sg_walk = 0;            // ETR_SG: walking one table page at an enable
+    // ETR_SG: break the table after the driver built it (a test of E4/D10): 0 none,
+    // 1 an invalid entry, 2 a missing link, 3 a LAST entry too early.
+    unsigned sg_table_fault = 0;
 };
 
 class EtrSink : public sc_core::sc_module {
@@ -92,6 +96,8 @@ public:
     uint64_t bursts() const { return m_bursts; }
     uint64_t overflow_bytes() const { return m_overflow_bytes; }
     uint64_t captures() const { return m_captures; }
+    uint64_t sg_walk_failures() const { return m_walk_failures; }
+    Picos sg_walk_time() const { return m_walk_time; }
 
 private:
     void sink_thread();
@@ -117,6 +123,8 @@ private:
     std::vector<uint8_t> m_scratch;
     std::vector<FrameRun> m_runs;
     uint64_t m_dma_stores = 0, m_bursts = 0, m_overflow_bytes = 0, m_captures = 0;
+    uint64_t m_walk_failures = 0;
+    Picos m_walk_time = 0;
 };
 
 } // namespace ringsim::models::coresight

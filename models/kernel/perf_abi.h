@@ -23,6 +23,8 @@ constexpr uint64_t kOffDataOffset = offsetof(perf_event_mmap_page, data_offset);
 constexpr uint64_t kOffDataSize = offsetof(perf_event_mmap_page, data_size);
 constexpr uint64_t kOffAuxHead = offsetof(perf_event_mmap_page, aux_head);
 constexpr uint64_t kOffAuxTail = offsetof(perf_event_mmap_page, aux_tail);
+constexpr uint64_t kOffAuxOffset = offsetof(perf_event_mmap_page, aux_offset);
+constexpr uint64_t kOffAuxSize = offsetof(perf_event_mmap_page, aux_size);
 static_assert(kOffDataHead == 0x400 && kOffDataTail == 0x408, "UAPI layout changed");
 static_assert(sizeof(perf_event_mmap_page) == 1088, "UAPI layout changed");
 // perf_event_init_userpage sets size to offsetof(__reserved).

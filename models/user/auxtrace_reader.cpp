@@ -11,9 +11,10 @@ namespace {
 Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 } // namespace
 
-AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, EnginePort& mem,
-                               std::vector<AuxMmap> mmaps, AuxObserver& observer)
-    : m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)), m_prev(m_mmaps.size(), 0),
+AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem,
+                               EnginePort& cpu, std::vector<AuxMmap> mmaps,
+                               AuxObserver& observer)
+    : m_p(params), m_mem(mem), m_cpu(cpu), m_mmaps(std::move(mmaps)), m_prev(m_mmaps.size(), 0),
       m_tail_seq(m_mmaps.size(), 0), m_observer(observer) {}
 
 // auxtrace_mmap__read_head: READ_ONCE(aux_head) then smp_rmb().
@@ -97,6 +98,15 @@ bool AuxtraceReader::read(unsigned idx, bool snapshot) {
     return true;
 }
 
+void AuxtraceReader::on_start() {
+    // auxtrace_mmap__mmap (C7): aux_offset and aux_size go into the control page before the
+    // AUX area is mapped; the first write to the control page is its mkwrite fault (M1, M2).
+    for (const AuxMmap& m : m_mmaps) {
+        m_mem.store(m.user_page + perf::kOffAuxOffset, m.aux_offset, 8);
+        m_mem.store(m.user_page + perf::kOffAuxSize, m.aux_size, 8);
+    }
+}
+
 bool AuxtraceReader::after_data_read(unsigned idx) {
     if (m_p.snapshot) return false; // C5: snapshot sessions read AUX only at snapshots
     return read(idx, false);
@@ -119,7 +129,7 @@ void AuxtraceReader::snapshot() {
     // AUX data), read every AUX area, cs_etm_snapshot_finish: enable again (C8).
     ++m_n.snapshots;
     for (const AuxMmap& m : m_mmaps)
-        if (m.event) m.event->ioc_disable_sync(m_mem);
+        if (m.event) m.event->ioc_disable_sync(m_cpu);
     for (unsigned i = 0; i < m_mmaps.size(); ++i) read(i, true);
     for (const AuxMmap& m : m_mmaps)
         if (m.event) m.event->ioc_enable();
@@ -127,7 +137,7 @@ void AuxtraceReader::snapshot() {
 
 void AuxtraceReader::on_exit() {
     for (const AuxMmap& m : m_mmaps)
-        if (m.event) m.event->end(m_mem);
+        if (m.event) m.event->end(m_cpu);
     if (m_p.snapshot) {
         // The last snapshot, of what the final stops committed.
         ++m_n.snapshots;

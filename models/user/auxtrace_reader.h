@@ -23,6 +23,7 @@ struct AuxMmap {
     Addr user_page = 0; // consumer-side addresses
     Addr aux = 0;
     uint64_t aux_size = 0;
+    uint64_t aux_offset = 0; // the file offset it was mapped at (C7, M3)
     CsEtmEvent* event = nullptr; // the event whose AUX area this is (for the ioctls)
 };
 
@@ -51,13 +52,16 @@ struct AuxtraceReaderCounters {
 
 class AuxtraceReader : public AuxHooks {
 public:
-    AuxtraceReader(const AuxtraceReaderParams& params, EnginePort& mem,
+    // `mem` is the tool's view of memory (through its MMU), `cpu` its CPU's engine agent
+    // (for what its synchronous ioctls order).
+    AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem, EnginePort& cpu,
                    std::vector<AuxMmap> mmaps, AuxObserver& observer);
 
     bool after_data_read(unsigned idx) override;
     Picos next_due() const override;
     void run_due() override;
     void on_exit() override;
+    void on_start() override;
 
     const AuxtraceReaderCounters& counters() const { return m_n; }
 
@@ -68,7 +72,8 @@ private:
     void snapshot();
 
     AuxtraceReaderParams m_p;
-    EnginePort& m_mem;
+    MemoryPort& m_mem;
+    EnginePort& m_cpu;
     std::vector<AuxMmap> m_mmaps;
     std::vector<uint64_t> m_prev;
     std::vector<uint64_t> m_tail_seq;

@@ -97,6 +97,7 @@ void PerfConsumer::consumer_thread() {
     // builtin-record.c : __cmd_record's loop. A pass that found nothing polls; once the
     // workload has exited, the first pass that finds nothing ends the loop.
     bool disabled = false;
+    if (m_aux) m_aux->on_start();
     for (;;) {
         if (m_exited && !disabled && m_aux) {
             // evlist__disable once done: the events stop, and their AUX data is committed

@@ -69,6 +69,8 @@ public:
     virtual void run_due() = 0;
     // The workload exited: perf record disables its events before the last passes.
     virtual void on_exit() = 0;
+    // Before the first pass: the tool's setup of its AUX mappings (C7).
+    virtual void on_start() {}
 };
 
 struct ConsumerMmap {

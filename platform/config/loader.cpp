@@ -4,6 +4,7 @@
 #include "platform/config/loader.h"
 
 #include "models/kernel/perf_abi.h"
+#include "models/kernel/perf_mmap.h"
 #include "platform/config/params.h"
 #include "platform/config/units.h"
 
@@ -662,6 +663,12 @@ void fill_derived(json& eff, const Errors& errors) {
     if (consumer != nullptr && !consumer->contains("cpu") && cpus) (*consumer)["cpu"] = *cpus - 1;
     json* session = member_object(eff, "session");
     if (session == nullptr) return;
+    // perf maps the AUX area right after the data mapping.
+    json* aux = member_object(*session, "aux");
+    const auto data_pages = r.integer("/session/data_pages");
+    const auto page = r.size("/session/page_size");
+    if (aux != nullptr && !aux->contains("offset") && data_pages && page)
+        (*aux)["offset"] = format_size(models::perf::default_aux_offset(*data_pages * *page, *page));
     const bool listed = session->contains("cpus");
     if (listed && !((*session)["cpus"].is_array() && (*session)["cpus"].empty())) return;
     const auto deployment = r.text("/session/deployment");
@@ -873,6 +880,17 @@ private:
             error("/session/aux/snapshot_size",
                   "a size of at most the AUX buffer, session.aux.pages x page_size = " +
                       format_size(*aux) + " (a snapshot reads no more than the buffer holds)");
+        // perf_mmap's own checks of the AUX mapping (M3): the tool maps the area at the
+        // offset it wrote into the control page, so only the offset itself can be wrong.
+        const auto offset = r().size("/session/aux/offset");
+        const auto data_pages = r().integer("/session/data_pages");
+        if (offset && data_pages) {
+            const std::string why = models::perf::aux_mmap_error(
+                *offset, *aux, *offset, *aux, *data_pages * *page, *page);
+            if (!why.empty())
+                error("/session/aux/offset",
+                      "an offset perf_mmap accepts for the AUX mapping (EINVAL: " + why + ")");
+        }
     }
 
     void switches() {
@@ -971,11 +989,13 @@ void to_session(const Values& r, const json& eff, Scenario& s) {
         s.pauses.push_back({*r.time(window + "/at"), *r.time(window + "/length")});
     }
     s.migrate_every_ps = *r.time("/session/migrate_every");
+    s.mapping = *r.text("/session/mapping") == "lazy" ? Mapping::lazy : Mapping::eager;
     s.aux.enabled = *r.boolean("/session/aux/enabled");
     s.aux.pages = *r.integer("/session/aux/pages");
     s.aux.watermark = *r.size("/session/aux/watermark");
     s.aux.snapshot = *r.boolean("/session/aux/snapshot");
     s.aux.snapshot_size = *r.size("/session/aux/snapshot_size");
+    s.aux.offset = *r.size("/session/aux/offset");
     s.aux.snapshot_at_ps = *r.times("/session/aux/snapshot_at");
 }
 
@@ -995,6 +1015,14 @@ void to_trace_and_etr(const Values& r, Scenario& s) {
     s.etr.flush_latency_ps = *r.time("/etr/flush_latency");
     s.etr.burst = *r.size("/etr/burst");
     s.etr.memerr_at_ps = *r.times("/etr/memerr_at");
+    s.etr.sg_walk_ps = *r.time("/etr/sg_walk");
+    {
+        const std::string f = *r.text("/etr/sg_table_fault");
+        s.etr.sg_table_fault = f == "invalid_entry"    ? SgTableFault::invalid_entry
+                               : f == "missing_link"   ? SgTableFault::missing_link
+                               : f == "last_too_early" ? SgTableFault::last_too_early
+                                                       : SgTableFault::none;
+    }
 }
 
 void to_consumer(const Values& r, Scenario& s) {
@@ -1062,6 +1090,9 @@ Scenario to_scenario(const json& eff) {
     to_session(r, eff, s);
     s.irq_work_latency_ps = *r.time("/kernel/irq_work_latency");
     s.ipi_latency_ps = *r.time("/kernel/ipi_latency");
+    s.page_fault_ps = *r.time("/kernel/page_fault");
+    s.mmu.tlb_entries = static_cast<unsigned>(*r.integer("/mmu/tlb_entries"));
+    s.mmu.tlb_miss_ps = *r.time("/mmu/tlb_miss");
     s.aux_copy_bandwidth = *r.bandwidth("/kernel/aux_copy_bandwidth");
     to_memory(r, s);
     to_consumer(r, s);

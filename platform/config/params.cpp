@@ -117,6 +117,12 @@ std::vector<Param> make_table() {
             .required()
             .above(0)
             .desc("How long output stays paused."),
+        key("/session/mapping", K::enumeration)
+            .def("eager")
+            .one_of({"eager", "lazy"})
+            .desc("How the tool's mappings get their pages: eager (Linux 6.14 and later, M2: "
+                  "every page mapped read-only at mmap) or lazy (before 6.14, M1: each page "
+                  "faults on its first touch)."),
         key("/session/migrate_every", K::time)
             .def("0s")
             .desc("per-thread only: the task moves to the next traced CPU this often; 0s = never."),
@@ -134,6 +140,10 @@ std::vector<Param> make_table() {
             .in("pages")
             .desc("AUX pages per buffer (perf record -m ,N); perf's default for cs_etm as root "
                   "is 4MiB."),
+        key("/session/aux/offset", K::size)
+            .derive("right after the data mapping: (1 + data_pages) x page_size")
+            .desc("aux_offset the tool writes into the control page before mapping the AUX "
+                  "area at that file offset (perf_mmap checks it, M3)."),
         key("/session/aux/watermark", K::size)
             .def("0B")
             .desc("attr.aux_watermark: wake the consumer every this many AUX bytes; 0B = half the "
@@ -155,6 +165,10 @@ std::vector<Param> make_table() {
         key("/kernel/irq_work_latency", K::time)
             .def("2us")
             .desc("From perf_output_wakeup to the irq_work that wakes the poll waiters."),
+        key("/kernel/page_fault", K::time)
+            .def("1us")
+            .desc("Servicing one page fault of the tool: a first touch under lazy mapping, "
+                  "the first write to the control page under either."),
         key("/kernel/ipi_latency", K::time)
             .def("1us")
             .desc("A cross-CPU call (PERF_EVENT_IOC_ENABLE/DISABLE reaching the event's CPU)."),
@@ -242,6 +256,18 @@ std::vector<Param> make_table() {
             .def("mb")
             .one_of({"mb", "release", "rmb", "wmb", "none"})
             .desc("(D) perf's smp_mb before writing aux_tail; pairs with (A)."),
+
+        key("/mmu", K::object).desc("The consumer CPU's MMU: the tool reads its mappings "
+                                   "through it; the kernel writes through its own."),
+        key("/mmu/tlb_entries", K::integer)
+            .def(64)
+            .at_least(0)
+            .at_most(65536)
+            .in("entries")
+            .desc("TLB entries of the consumer's CPU (least recently used out); 0 = none."),
+        key("/mmu/tlb_miss", K::time)
+            .def("30ns")
+            .desc("A page walk, paid on every TLB miss."),
 
         key("/consumer", K::object).desc("The perf-record-like reader of the buffers."),
         key("/consumer/cpu", K::integer)
@@ -382,6 +408,16 @@ std::vector<Param> make_table() {
             .at_least(16)
             .desc("The granule the sink model moves trace in: arrivals and DMA writes are "
                   "processed per burst of this many bytes, never per frame. A multiple of 16B."),
+        key("/etr/sg_walk", K::time)
+            .def("100ns")
+            .desc("ETR_SG: the sink's walk of one table page at each enable; trace arriving "
+                  "meanwhile waits in the FIFO."),
+        key("/etr/sg_table_fault", K::enumeration)
+            .def("none")
+            .one_of({"none", "invalid_entry", "missing_link", "last_too_early"})
+            .desc("ETR_SG: break the table the driver built (an entry of type 0, a data "
+                  "entry where a link belongs, LAST before the end): every walk fails, "
+                  "STS.MemErr, the whole capture discarded (E4, D10)."),
         key("/etr/memerr_at", K::time_list)
             .at_least(0)
             .desc("The capture running at each of these times ends with STS.MemErr: the driver "

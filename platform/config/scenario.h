@@ -41,11 +41,14 @@ struct TracePhase {
 };
 
 enum class EtrMode { auto_, flat, sg };
+enum class SgTableFault { none, invalid_entry, missing_link, last_too_early };
+enum class Mapping { eager, lazy };
 
 // The AUX area of each mapped buffer and the CoreSight ETM event behind it (session.aux).
 struct Aux {
     bool enabled = false;            // perf record -e cs_etm//: an AUX area per buffer
     uint64_t pages = 0;              // AUX pages, 2^n (perf record -m ,N)
+    uint64_t offset = 0;             // aux_offset written into the control page (M3)
     uint64_t watermark = 0;          // attr.aux_watermark in bytes; 0 = half the AUX buffer
     bool snapshot = false;           // perf record -S: read-only AUX mapping (A7, C8)
     uint64_t snapshot_size = 0;      // bytes a snapshot read takes at most; 0 = the AUX buffer
@@ -68,6 +71,14 @@ struct Etr {
     uint64_t flush_latency_ps = 0;   // FlushMan to TMCReady, at least
     uint64_t burst = 0;              // bytes per DMA burst the sink issues (modelling granule)
     std::vector<uint64_t> memerr_at_ps; // the capture running at each time ends with STS.MemErr
+    uint64_t sg_walk_ps = 0;         // walking one SG table page at an enable
+    SgTableFault sg_table_fault = SgTableFault::none;
+};
+
+// The consumer CPU's MMU (mmu.*).
+struct Mmu {
+    unsigned tlb_entries = 64;
+    uint64_t tlb_miss_ps = 0;
 };
 
 // A PERF_EVENT_IOC_PAUSE_OUTPUT window (session.pause[i]).
@@ -95,6 +106,7 @@ struct Scenario {
     std::vector<std::string> sample_type; // PERF_SAMPLE_* names, lower case without prefix
     std::vector<PauseWindow> pauses;
     uint64_t migrate_every_ps = 0;    // per-thread: the task moves to the next CPU this often
+    Mapping mapping = Mapping::eager; // session.mapping (M1 lazy, M2 eager)
     Aux aux;
 
     // The traced task's context switches on each traced CPU (workload.switch_every,
@@ -104,6 +116,8 @@ struct Scenario {
 
     uint64_t irq_work_latency_ps = 0; // kernel.irq_work_latency (R8)
     uint64_t ipi_latency_ps = 0;      // kernel.ipi_latency: a cross-CPU call reaching its CPU
+    uint64_t page_fault_ps = 0;       // kernel.page_fault: servicing one fault of the tool
+    Mmu mmu;
     double aux_copy_bandwidth = 0;    // kernel.aux_copy_bandwidth: the ETR driver's memcpy
 
     Trace trace;

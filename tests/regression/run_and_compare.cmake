@@ -1,5 +1,5 @@
-# cmake -DRINGSIM=... -DSCENARIO=... -DGOLDEN=... -DOUT=... -P run_and_compare.cmake
-execute_process(COMMAND ${RINGSIM} run ${SCENARIO} --out ${OUT}
+# cmake -DRINGSIM=... -DSCENARIO=... -DGOLDEN=... -DOUT=... [-DSETS="--set;k=v"] -P run_and_compare.cmake
+execute_process(COMMAND ${RINGSIM} run ${SCENARIO} ${SETS} --out ${OUT}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "ringsim run ${SCENARIO} exited with ${rc}\n${out}\n${err}")

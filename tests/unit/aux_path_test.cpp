@@ -131,9 +131,25 @@ TEST(AuxPath, FlatAndScatterGatherBuffersGiveTheSameTrace) {
     EXPECT_GT(u(sg, "sink", "dma_stores"), u(flat, "sink", "dma_stores")); // per 4 KiB page
 }
 
+TEST(AuxPath, AMalformedScatterGatherTableLosesEveryCaptureToMemErr) {
+    // E4, D10: each enable walks the table; a broken one is STS.MemErr, the capture is
+    // discarded at the harvest with no flag.
+    for (const char* fault : {"invalid_entry", "missing_link", "last_too_early"}) {
+        const auto a = aux_stats("scenarios/etr-per-thread.json",
+                                 std::string("--set etr.mode=sg --set etr.sg_table_fault=") + fault);
+        expect_books_close(a);
+        EXPECT_EQ(u(a, "bytes", "delivered"), 0u) << fault;
+        EXPECT_EQ(u(a, "bytes", "lost"), u(a, "lost_by_cause", "memerr")) << fault;
+        EXPECT_EQ(u(a, "sink", "sg_walk_failures"), u(a, "sink", "captures")) << fault;
+        EXPECT_EQ(u(a, "driver", "memerr_captures"), u(a, "driver", "harvests")) << fault;
+        EXPECT_EQ(a.at("records").get<int>(), 0) << fault; // len 0: no PERF_RECORD_AUX
+        EXPECT_EQ(u(a, "violations", "total"), 0u) << fault;
+    }
+}
+
 struct AuxLesson {
     const char* name;
-    bool stale, overwritten;
+    int stale, overwritten; // 1: must be seen, 0: must not, -1: either
 };
 
 class AuxLessons : public ::testing::TestWithParam<AuxLesson> {};
@@ -142,21 +158,26 @@ TEST_P(AuxLessons, ShowTheirViolation) {
     const AuxLesson l = GetParam();
     const auto a = aux_stats(std::string("scenarios/teaching/") + l.name + ".json");
     expect_books_close(a);
-    EXPECT_EQ(u(a, "violations", "stale") > 0, l.stale) << l.name;
-    if (!l.stale && !l.overwritten) {
+    if (l.stale >= 0) {
+        EXPECT_EQ(u(a, "violations", "stale") > 0, l.stale == 1) << l.name;
+    }
+    if (l.overwritten >= 0) {
+        EXPECT_EQ(u(a, "violations", "overwritten") > 0, l.overwritten == 1) << l.name;
+    }
+    if (l.stale == 0 && l.overwritten == 0) {
         EXPECT_EQ(u(a, "violations", "total"), 0u) << l.name;
     }
-    EXPECT_EQ(u(a, "violations", "overwritten") > 0, l.overwritten) << l.name;
     EXPECT_EQ(u(a, "violations", "unexplained"), 0u) << l.name;
     EXPECT_EQ(u(a, "violations", "accounting"), 0u) << l.name;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Lessons, AuxLessons,
-    ::testing::Values(AuxLesson{"aux-no-B", true, false}, AuxLesson{"aux-no-B-correct", false, false},
-                      AuxLesson{"aux-no-C", true, false}, AuxLesson{"aux-no-C-correct", false, false},
-                      AuxLesson{"aux-no-D", true, true}, AuxLesson{"aux-no-D-correct", false, false},
-                      AuxLesson{"aux-no-A", false, false}),
+    // (D) off: perf's late loads can also return bytes older than the copy they expected.
+    ::testing::Values(AuxLesson{"aux-no-B", 1, 0}, AuxLesson{"aux-no-B-correct", 0, 0},
+                      AuxLesson{"aux-no-C", 1, 0}, AuxLesson{"aux-no-C-correct", 0, 0},
+                      AuxLesson{"aux-no-D", -1, 1}, AuxLesson{"aux-no-D-correct", 0, 0},
+                      AuxLesson{"aux-no-A", 0, 0}),
     [](const auto& param_info) {
         std::string n = param_info.param.name;
         for (char& c : n)

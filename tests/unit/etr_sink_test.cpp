@@ -509,3 +509,61 @@ TEST(EtrSink, ScatterGatherBufferHoldsTheSameBytesAtTranslatedAddresses) {
     EXPECT_EQ(page0, Bytes(expected.begin(), expected.begin() + 4096));
     EXPECT_EQ(page1, Bytes(expected.begin() + 4096, expected.end()));
 }
+
+// An SG buffer of 1100 pages needs two table pages (1023 data entries and a link in the
+// first, E2): the ETR walks both at the enable, 100 ns each, before it writes anything; a
+// table the driver could not have built is STS.MemErr for the capture (E4, D10).
+struct SgRig : Rig {
+    Addr pool = 0;
+    SgRig(uint64_t pages, unsigned fault) : Rig(pages * kSgPageSize, 1e12, 4096) {
+        pool = phys.allocate("etr.sg_pages", pages * kSgPageSize, kSgPageSize);
+        const Addr table = phys.allocate("etr.sg_table", 2 * kSgPageSize, kSgPageSize);
+        p.sg = true;
+        for (uint64_t i = 0; i < pages; ++i) p.sg_pages.push_back(pool + i * kSgPageSize);
+        p.sg_table = {table, table + kSgPageSize};
+        p.sg_walk = 100'000;
+        p.sg_table_fault = fault;
+    }
+};
+
+TEST(EtrSink, AnSgWalkOverTwoTablePagesCostsTwoWalksAndDelaysTheFirstWrite) {
+    SgRig r(1100, 0);
+    bool memerr = true;
+    uint64_t written_at_150ns = 1, written_at_1us = 0;
+    r.build([&] {
+        r.sink->enable_perf(0, r.cpu);
+        r.start(r.a);
+        wait_until(150'000);
+        r.sink->source_changed(now(), &r.a, false);
+        written_at_150ns = r.sink->hw().bytes_written(now());
+        wait_until(1'000'000);
+        r.sink->source_changed(now(), &r.a, false);
+        written_at_1us = r.sink->hw().bytes_written(now());
+        memerr = r.sink->hw().memerr();
+        r.stop(r.a);
+        r.sink->flush_and_sync(r.cpu); // the sink process then waits for nothing: the run ends
+    });
+    r.sink->build_table();
+    sc_core::sc_start();
+    EXPECT_EQ(r.sink->sg_walk_time(), 200'000u); // two table pages
+    EXPECT_EQ(r.sink->sg_walk_failures(), 0u);
+    EXPECT_FALSE(memerr);
+    EXPECT_EQ(written_at_150ns, 0u); // still walking: the frames wait in the FIFO
+    EXPECT_GT(written_at_1us, 0u);
+}
+
+TEST(EtrSink, AMissingLinkBetweenTableSegmentsIsMemErrForTheCapture) {
+    // The other broken tables run end to end in aux_path_test (one elaboration per process).
+    SgRig r(1100, 2);
+    bool memerr = false;
+    r.build([&] {
+        r.sink->enable_perf(0, r.cpu);
+        memerr = r.sink->hw().memerr();
+        r.sink->flush_and_sync(r.cpu);
+    });
+    r.sink->build_table();
+    sc_core::sc_start();
+    EXPECT_TRUE(memerr);
+    EXPECT_EQ(r.sink->sg_walk_failures(), 1u);
+    EXPECT_EQ(r.sink->sg_walk_time(), 100'000u); // the walk failed on the first table page
+}

@@ -69,9 +69,10 @@ std::vector<json> phase(const json& trace, const std::string& ph) {
     return out;
 }
 
+// The memory operation's slice (MMU slices, category "mmu", have no seq).
 json slice_of(const json& trace, uint64_t seq) {
     for (const json& e : phase(trace, "X"))
-        if (e.at("args").at("seq") == seq) return e;
+        if (e.at("args").contains("seq") && e.at("args").at("seq") == seq) return e;
     return nullptr;
 }
 
@@ -414,6 +415,26 @@ TEST_F(TimelineRun, TheOperationsAViolationCitesAreInTheTimeline) {
         EXPECT_NE(e["args"]["kind"].get<std::string>().find((*it)[1].str()), std::string::npos);
     }
     EXPECT_GE(found, 2) << story;
+}
+
+TEST_F(TimelineRun, PageFaultsAreSlicesOnTheConsumersTrack) {
+    // Lazy mapping (M1): every first touch faults; each fault is an "mmu" slice of the
+    // configured cost on the consumer CPU's track.
+    ASSERT_EQ(ringsim(run_args(quickstart(), "out") + " --set session.mapping=lazy" +
+                      " --set kernel.page_fault=3us --timeline " + (dir / "f.json").string()),
+              0);
+    const json t = json::parse(slurp(dir / "f.json"));
+    const json stats = json::parse(slurp(dir / "out" / "stats.json"));
+    uint64_t faults = 0;
+    for (const json& e : phase(t, "X")) {
+        if (e.at("cat") != "mmu") continue;
+        const uint64_t n = e.at("args").at("faults").get<uint64_t>();
+        faults += n;
+        EXPECT_EQ(e.at("args").at("cost_ps").get<uint64_t>(),
+                  n * 3'000'000 + e.at("args").at("tlb_misses").get<uint64_t>() * 30'000);
+    }
+    EXPECT_EQ(faults, stats.at("total").at("mmu").at("page_faults").get<uint64_t>());
+    EXPECT_EQ(faults, 30u); // 3 buffers x (control page read + its mkwrite + 8 data pages)
 }
 
 TEST_F(TimelineRun, TheWindowLimitsTheTrace) {

@@ -1,0 +1,131 @@
+#include "models/memory/mmu.h"
+
+#include <sstream>
+
+namespace ringsim::models {
+
+namespace {
+Picos now_ps() { return sc_core::sc_time_stamp().value(); }
+
+std::string hex(Addr a) {
+    std::ostringstream o;
+    o << "0x" << std::hex << a;
+    return o.str();
+}
+} // namespace
+
+AddressSpace::AddressSpace(const MmuParams& params)
+    : m_p(params), m_next_vbase(Addr{0x7f00'0000'0000}) {}
+
+Addr AddressSpace::mmap(const std::string& name, const std::vector<Addr>& phys_pages,
+                        uint64_t pgoff, bool writable, BufferStats* stats) {
+    Vma v;
+    v.name = name;
+    v.vbase = m_next_vbase;
+    v.pgoff = pgoff;
+    v.phys = phys_pages;
+    v.writable = writable;
+    v.stats = stats;
+    // A guard page between VMAs, as mmap leaves holes between unrelated mappings.
+    m_next_vbase += (phys_pages.size() + 1) * m_p.page_size;
+    if (m_p.policy == MappingPolicy::eager) {
+        // map_range (M2): every page present, read-only; pgoff 0 becomes writable on its
+        // first write (pfn_mkwrite).
+        for (size_t i = 0; i < phys_pages.size(); ++i)
+            m_ptes[v.vbase / m_p.page_size + i] = Pte{true, false};
+    }
+    m_vmas.push_back(std::move(v));
+    return m_vmas.back().vbase;
+}
+
+const AddressSpace::Vma& AddressSpace::vma_of(Addr vaddr) const {
+    for (const Vma& v : m_vmas)
+        if (vaddr >= v.vbase && vaddr < v.vbase + v.phys.size() * m_p.page_size) return v;
+    throw ModelError("mmu: the consumer touched " + hex(vaddr) +
+                     ", which no mapping covers (SIGSEGV)");
+}
+
+bool AddressSpace::tlb_lookup(uint64_t vpage) {
+    const auto it = m_tlb.find(vpage);
+    if (it != m_tlb.end()) {
+        m_lru.splice(m_lru.begin(), m_lru, it->second);
+        return true;
+    }
+    if (m_p.tlb_entries == 0) return false;
+    if (m_tlb.size() == m_p.tlb_entries) {
+        m_tlb.erase(m_lru.back());
+        m_lru.pop_back();
+    }
+    m_lru.push_front(vpage);
+    m_tlb[vpage] = m_lru.begin();
+    return false;
+}
+
+Translation AddressSpace::translate(Addr vaddr, uint64_t n, bool write) {
+    const Vma& v = vma_of(vaddr);
+    const uint64_t ps = m_p.page_size;
+    const uint64_t first = (vaddr - v.vbase) / ps;
+    const uint64_t last = (vaddr + (n ? n : 1) - 1 - v.vbase) / ps;
+    if (last >= v.phys.size())
+        throw ModelError("mmu: an access of " + std::to_string(n) + " bytes at " + hex(vaddr) +
+                         " runs past the end of the " + v.name + " mapping");
+    Translation t;
+    for (uint64_t i = first; i <= last; ++i) {
+        if (i > first && v.phys[i] != v.phys[i - 1] + ps)
+            throw ModelError("mmu: an access at " + hex(vaddr) + " spans physically "
+                             "discontiguous pages of the " + v.name + " mapping");
+        const uint64_t vpage = v.vbase / ps + i;
+        if (tlb_lookup(vpage)) {
+            if (v.stats) ++v.stats->mmu_tlb_hits;
+        } else {
+            ++t.tlb_misses;
+            t.cost += m_p.tlb_miss;
+            if (v.stats) ++v.stats->mmu_tlb_misses;
+        }
+        Pte& pte = m_ptes[vpage];
+        const uint64_t pgoff = v.pgoff + i;
+        if (write && (!v.writable || pgoff != 0)) {
+            // perf_mmap_fault / perf_mmap_pfn_mkwrite refuse a write to anything but the
+            // control page (M1, M2); a read-only VMA refuses every write.
+            throw Sigbus("mmu: SIGBUS: the consumer wrote " + std::to_string(n) + " bytes at " +
+                         hex(vaddr) + ", page " + std::to_string(pgoff) + " of the " + v.name +
+                         (v.writable ? " mapping: only page 0, the control page, is writable"
+                                     : " mapping, which is read-only"));
+        }
+        if (!pte.present || (write && !pte.writable)) {
+            // A first touch (lazy, M1) or the first write to the control page (M1's
+            // page_mkwrite, M2's pfn_mkwrite): the kernel installs the page.
+            pte.present = true;
+            pte.writable = pte.writable || write;
+            ++t.faults;
+            t.cost += m_p.fault;
+            if (v.stats) {
+                ++v.stats->mmu_page_faults;
+                v.stats->mmu_fault_time += m_p.fault;
+            }
+        }
+    }
+    t.phys = v.phys[first] + (vaddr - v.vbase) % ps;
+    return t;
+}
+
+Addr MmuPort::translate(Addr vaddr, uint64_t n, bool write) {
+    const Picos start = now_ps();
+    const Translation t = m_space.translate(vaddr, n, write);
+    if (t.cost) {
+        if (m_observer) m_observer->on_translation(m_inner.agent(), vaddr, n, write, start, t);
+        sc_core::wait(sc_core::sc_time(double(t.cost), sc_core::SC_PS));
+    }
+    return t.phys;
+}
+
+LoadTicket MmuPort::issue_load(Addr vaddr, uint64_t n, bool acquire, Barrier label) {
+    return m_inner.issue_load(translate(vaddr, n, false), n, acquire, label);
+}
+
+uint64_t MmuPort::store_bytes(Addr vaddr, const uint8_t* src, uint64_t n, bool release,
+                              Barrier label) {
+    return m_inner.store_bytes(translate(vaddr, n, true), src, n, release, label);
+}
+
+} // namespace ringsim::models

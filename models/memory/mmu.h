@@ -1,0 +1,130 @@
+// The perf tool's address space and its CPU's TLB (KERNEL-SEMANTICS M1-M3): the consumer's
+// loads and stores use virtual addresses, translated here before they reach the ordering
+// engine; the kernel keeps writing through its own mapping (physical addresses, no faults).
+//  - AddressSpace: one simulated process's page table. mmap() creates a VMA over physical
+//    pages at a file offset (pgoff 0 is the control page). Two policies:
+//      lazy  (kernels before 6.14, M1): nothing is mapped at mmap; the first touch of a page
+//            faults and the kernel installs it; a write fault on any pgoff but 0 is SIGBUS;
+//      eager (6.14 and later, M2): every page is mapped read-only at mmap (map_range); the
+//            first write to pgoff 0 faults once (pfn_mkwrite) and makes it writable; a write
+//            to any other page is SIGBUS.
+//    A read-only mapping (overwrite mode, C7) refuses every write.
+//  - The TLB: `entries` entries, least recently used out; a hit costs nothing more than the
+//    access, a miss costs one page walk. A bulk access is translated page by page and its
+//    whole cost is paid once, before the access issues (no event per page).
+// Leaves out: huge pages, ASIDs and TLB shootdowns (nothing is unmapped during a run), the
+// kernel's own TLB, page-table pages in simulated memory (the walk is a cost, not loads).
+#pragma once
+
+#include "models/common/buffer_stats.h"
+#include "models/common/types.h"
+#include "models/memory/engine_port.h"
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ringsim::models {
+
+enum class MappingPolicy { lazy, eager };
+
+struct MmuParams {
+    uint64_t page_size = 4096;
+    MappingPolicy policy = MappingPolicy::eager;
+    unsigned tlb_entries = 64;
+    Picos tlb_miss = 0; // one page walk
+    Picos fault = 0;    // servicing one page fault (first touch, or the mkwrite of pgoff 0)
+};
+
+// A write the kernel refuses: perf would die of SIGBUS (or SIGSEGV on a read-only VMA).
+class Sigbus : public ModelError {
+public:
+    using ModelError::ModelError;
+};
+
+// What one translation cost, for the statistics and the timeline.
+struct Translation {
+    Addr phys = 0;
+    Picos cost = 0;
+    unsigned tlb_misses = 0;
+    unsigned faults = 0;
+};
+
+// Told about every translation that cost time (TLB walks, faults).
+class MmuObserver {
+public:
+    virtual ~MmuObserver() = default;
+    virtual void on_translation(unsigned agent, Addr vaddr, uint64_t n, bool write, Picos start,
+                                const Translation& t) = 0;
+};
+
+class AddressSpace {
+public:
+    explicit AddressSpace(const MmuParams& params);
+
+    // perf_mmap: a VMA over `phys_pages` (one physical address per page) starting at file
+    // page `pgoff`; returns its virtual base. `stats` counts its faults and TLB misses.
+    Addr mmap(const std::string& name, const std::vector<Addr>& phys_pages, uint64_t pgoff,
+              bool writable, BufferStats* stats);
+
+    // Translates [vaddr, vaddr + n) for a load or a store, updating the TLB and the page
+    // table; the range must lie in one VMA, on physically contiguous pages. Throws Sigbus.
+    Translation translate(Addr vaddr, uint64_t n, bool write);
+
+    const MmuParams& params() const { return m_p; }
+
+private:
+    struct Vma {
+        std::string name;
+        Addr vbase = 0;
+        uint64_t pgoff = 0;
+        std::vector<Addr> phys;
+        bool writable = false;
+        BufferStats* stats = nullptr;
+    };
+    struct Pte {
+        bool present = false;
+        bool writable = false;
+    };
+    const Vma& vma_of(Addr vaddr) const;
+    bool tlb_lookup(uint64_t vpage);
+
+    MmuParams m_p;
+    std::vector<Vma> m_vmas;
+    Addr m_next_vbase;
+    std::unordered_map<uint64_t, Pte> m_ptes; // by virtual page number
+    std::list<uint64_t> m_lru;                // TLB, most recent first
+    std::unordered_map<uint64_t, std::list<uint64_t>::iterator> m_tlb;
+};
+
+// The consumer's MemoryPort: translates, pays the translation's cost in simulated time on
+// the calling thread, then issues the access to the engine at the physical address.
+class MmuPort final : public MemoryPort {
+public:
+    MmuPort(EnginePort& inner, AddressSpace& space) : m_inner(inner), m_space(space) {}
+    void set_observer(MmuObserver* o) { m_observer = o; }
+    EnginePort& inner() { return m_inner; }
+
+    LoadTicket issue_load(Addr vaddr, uint64_t n, bool acquire, Barrier label) override;
+    void read(const LoadTicket& t, uint8_t* dst, std::vector<ByteSource>* sources) override {
+        m_inner.read(t, dst, sources);
+    }
+    uint64_t store_bytes(Addr vaddr, const uint8_t* src, uint64_t n, bool release,
+                         Barrier label) override;
+    void fence(Fence kind, Barrier label) override { m_inner.fence(kind, label); }
+    void ctrl_dep(const LoadTicket& t, Barrier label) override { m_inner.ctrl_dep(t, label); }
+    bool cancel_store(uint64_t seq) override { return m_inner.cancel_store(seq); }
+
+private:
+    Addr translate(Addr vaddr, uint64_t n, bool write);
+
+    EnginePort& m_inner;
+    AddressSpace& m_space;
+    MmuObserver* m_observer = nullptr;
+};
+
+} // namespace ringsim::models
