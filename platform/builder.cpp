@@ -208,7 +208,9 @@ void Platform::map_tool() {
     mp.page_size = m_sc.page_size;
     mp.policy = m_sc.mapping == config::Mapping::lazy ? MappingPolicy::lazy : MappingPolicy::eager;
     mp.tlb_entries = m_sc.mmu.tlb_entries;
+    mp.tlb_hit = m_sc.mmu.tlb_hit_ps;
     mp.tlb_miss = m_sc.mmu.tlb_miss_ps;
+    mp.page_walk = m_sc.mmu.page_walk_ps;
     mp.fault = m_sc.page_fault_ps;
     m_tool_space = std::make_unique<AddressSpace>(mp);
     m_tool_port = std::make_unique<MmuPort>(*m_ports[m_sc.consumer_cpu], *m_tool_space);

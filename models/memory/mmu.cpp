@@ -76,10 +76,11 @@ Translation AddressSpace::translate(Addr vaddr, uint64_t n, bool write) {
                              "discontiguous pages of the " + v.name + " mapping");
         const uint64_t vpage = v.vbase / ps + i;
         if (tlb_lookup(vpage)) {
+            t.cost += m_p.tlb_hit;
             if (v.stats) ++v.stats->mmu_tlb_hits;
         } else {
             ++t.tlb_misses;
-            t.cost += m_p.tlb_miss;
+            t.cost += m_p.tlb_miss + m_p.page_walk;
             if (v.stats) ++v.stats->mmu_tlb_misses;
         }
         Pte& pte = m_ptes[vpage];

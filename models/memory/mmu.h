@@ -9,9 +9,10 @@
 //            first write to pgoff 0 faults once (pfn_mkwrite) and makes it writable; a write
 //            to any other page is SIGBUS.
 //    A read-only mapping (overwrite mode, C7) refuses every write.
-//  - The TLB: `entries` entries, least recently used out; a hit costs nothing more than the
-//    access, a miss costs one page walk. A bulk access is translated page by page and its
-//    whole cost is paid once, before the access issues (no event per page).
+//  - The TLB: `entries` entries, least recently used out; each page an access touches costs
+//    the hit latency, or the miss latency plus a page walk. A bulk access is translated
+//    page by page and its whole cost is paid once, before the access issues (no event per
+//    page).
 // Leaves out: huge pages, ASIDs and TLB shootdowns (nothing is unmapped during a run), the
 // kernel's own TLB, page-table pages in simulated memory (the walk is a cost, not loads).
 #pragma once
@@ -36,7 +37,9 @@ struct MmuParams {
     uint64_t page_size = 4096;
     MappingPolicy policy = MappingPolicy::eager;
     unsigned tlb_entries = 64;
-    Picos tlb_miss = 0; // one page walk
+    Picos tlb_hit = 0;   // per page the TLB holds
+    Picos tlb_miss = 0;  // per page it misses, before the walk
+    Picos page_walk = 0; // per page it misses
     Picos fault = 0;    // servicing one page fault (first touch, or the mkwrite of pgoff 0)
 };
 

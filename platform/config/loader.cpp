@@ -1092,7 +1092,9 @@ Scenario to_scenario(const json& eff) {
     s.ipi_latency_ps = *r.time("/kernel/ipi_latency");
     s.page_fault_ps = *r.time("/kernel/page_fault");
     s.mmu.tlb_entries = static_cast<unsigned>(*r.integer("/mmu/tlb_entries"));
+    s.mmu.tlb_hit_ps = *r.time("/mmu/tlb_hit");
     s.mmu.tlb_miss_ps = *r.time("/mmu/tlb_miss");
+    s.mmu.page_walk_ps = *r.time("/mmu/page_walk");
     s.aux_copy_bandwidth = *r.bandwidth("/kernel/aux_copy_bandwidth");
     to_memory(r, s);
     to_consumer(r, s);

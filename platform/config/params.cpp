@@ -265,9 +265,15 @@ std::vector<Param> make_table() {
             .at_most(65536)
             .in("entries")
             .desc("TLB entries of the consumer's CPU (least recently used out); 0 = none."),
+        key("/mmu/tlb_hit", K::time)
+            .def("0ns")
+            .desc("Added to an access for each page it touches that the TLB holds."),
         key("/mmu/tlb_miss", K::time)
-            .def("30ns")
-            .desc("A page walk, paid on every TLB miss."),
+            .def("5ns")
+            .desc("Added for each page the TLB misses, before the page walk."),
+        key("/mmu/page_walk", K::time)
+            .def("25ns")
+            .desc("Walking the page table for a page the TLB missed."),
 
         key("/consumer", K::object).desc("The perf-record-like reader of the buffers."),
         key("/consumer/cpu", K::integer)

@@ -78,7 +78,9 @@ struct Etr {
 // The consumer CPU's MMU (mmu.*).
 struct Mmu {
     unsigned tlb_entries = 64;
+    uint64_t tlb_hit_ps = 0;
     uint64_t tlb_miss_ps = 0;
+    uint64_t page_walk_ps = 0;
 };
 
 // A PERF_EVENT_IOC_PAUSE_OUTPUT window (session.pause[i]).
