@@ -230,21 +230,35 @@ void Platform::map_tool() {
         // Read-only for an overwrite buffer (R11): perf maps it without PROT_WRITE.
         t.user_page = m_tool_space->mmap(b.name, data, 0, !p.overwrite, &b.stats);
         t.data = t.user_page + m_sc.page_size;
-        if (m_sc.aux.enabled) {
-            const uint64_t aux_size = m_sc.aux.pages * m_sc.page_size;
-            t.aux_offset = m_sc.aux.offset;
-            if (const std::string why =
-                    perf::aux_mmap_error(t.aux_offset, aux_size, t.aux_offset, aux_size,
-                                         b.rb->data_size(), m_sc.page_size);
-                !why.empty())
-                throw ModelError("perf_mmap refused the AUX mapping of " + b.name + ": " + why);
-            // Snapshot mode maps the AUX area read-only (C7): the kernel's overwrite mode.
-            t.aux = m_tool_space->mmap(b.name + ".aux", pages(m_aux_bases[i], m_sc.aux.pages),
-                                       t.aux_offset / m_sc.page_size, !m_sc.aux.snapshot,
-                                       &b.stats);
-        }
+        // The AUX area is mapped by the tool itself, once it has written aux_offset and
+        // aux_size into this control page (map_aux, from the AUX reader's start).
+        t.aux_offset = m_sc.aux.offset;
         m_tool_maps.push_back(t);
     }
+}
+
+Addr Platform::map_aux(unsigned i) {
+    // perf_mmap of the AUX area (M3), in the tool's mmap call on its own CPU: the kernel
+    // reads the aux_offset and aux_size the tool has just stored in the control page (same
+    // CPU: program order) and checks them against the mapping asked for.
+    EnginePort& cpu = *m_ports[m_sc.consumer_cpu];
+    BufferSlot& b = m_buffers[i];
+    const Addr up = b.rb->params().user_page;
+    const uint64_t aux_offset = cpu.load(up + perf::kOffAuxOffset, 8);
+    const uint64_t aux_size = cpu.load(up + perf::kOffAuxSize, 8);
+    const uint64_t vma_len = m_sc.aux.pages * m_sc.page_size;
+    if (const std::string why = perf::aux_mmap_error(aux_offset, aux_size, m_sc.aux.offset,
+                                                     vma_len, b.rb->data_size(), m_sc.page_size);
+        !why.empty())
+        throw ModelError("perf_mmap refused the AUX mapping of " + b.name + " (EINVAL): " + why);
+    // perf maps it without PROT_WRITE in snapshot mode (C7); rb_alloc_aux makes a read-only
+    // AUX mapping the overwrite mode (M3).
+    const bool writable = !m_sc.aux.snapshot;
+    m_auxes[i].set_overwrite(!writable);
+    std::vector<Addr> pages;
+    for (uint64_t k = 0; k < m_sc.aux.pages; ++k) pages.push_back(m_aux_bases[i] + k * m_sc.page_size);
+    return m_tool_space->mmap(b.name + ".aux", pages, m_sc.aux.offset / m_sc.page_size, writable,
+                              &b.stats);
 }
 
 void Platform::build_consumer() {
@@ -359,7 +373,7 @@ void Platform::build_aux() {
     sp.burst = m_sc.etr.burst;
     sp.memerr_at = m_sc.etr.memerr_at_ps;
     sp.sg_walk = m_sc.etr.sg_walk_ps;
-    sp.sg_table_fault = static_cast<unsigned>(m_sc.etr.sg_table_fault);
+    sp.sg_table_fault = static_cast<EtrSinkParams::TableFault>(m_sc.etr.sg_table_fault);
     if (sg) {
         // Data pages from the page allocator come in no particular order: the SG table is
         // what makes them one buffer.
@@ -437,8 +451,9 @@ void Platform::build_aux_reader() {
         m.event = m_events[i].get();
         mmaps.push_back(m);
     }
-    m_aux_reader = std::make_unique<AuxtraceReader>(p, *m_tool_port, *m_ports[m_sc.consumer_cpu],
-                                                    std::move(mmaps), *m_aux_checker);
+    m_aux_reader = std::make_unique<AuxtraceReader>(
+        p, *m_tool_port, *m_ports[m_sc.consumer_cpu], std::move(mmaps), *m_aux_checker,
+        [this](unsigned i) { return map_aux(i); });
     m_consumer->set_aux(m_aux_reader.get());
 }
 

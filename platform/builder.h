@@ -80,6 +80,7 @@ private:
     };
     std::vector<ToolMapping> m_tool_maps; // by buffer
     void map_tool();
+    models::Addr map_aux(unsigned i);
     // The AUX path (session.aux.enabled).
     std::unique_ptr<models::coresight::TraceRate> m_rate;
     std::deque<models::coresight::EtmSource> m_sources;

@@ -251,7 +251,8 @@ void TimelineWriter::on_translation(unsigned agent, models::Addr vaddr, uint64_t
     const unsigned tid = place(agent, start, end);
     std::string name = t.faults ? (t.faults == 1 ? "page fault" : std::to_string(t.faults) +
                                                                       " page faults")
-                                : "TLB walk";
+                       : t.tlb_misses ? "TLB walk"
+                                      : "TLB hit";
     if (t.faults && t.tlb_misses) name += " + TLB walk";
     JsonObject args;
     args.str("address", hex(vaddr))

@@ -47,26 +47,26 @@ void EtrSink::build_table() {
     const SgBuildResult r = sg_table_build(m_port, m_p.sg_pages, m_p.sg_table);
     if (r.error != SgBuildError::none)
         throw ModelError(std::string("etr: SG table: ") + to_string(r.error));
-    if (!m_p.sg_table_fault) return;
+    using TableFault = EtrSinkParams::TableFault;
+    if (m_p.sg_table_fault == TableFault::none) return;
     // A broken table, for the MemErr path (E4, D10). Entry i of the table is at table page
     // i / 1024, slot i % 1024.
     auto put = [this](uint64_t i, uint32_t entry) {
         m_port.store_bytes(m_p.sg_table[i / kSgEntriesPerPage] + (i % kSgEntriesPerPage) * 4,
                            reinterpret_cast<const uint8_t*>(&entry), 4, false, Barrier::none);
     };
-    const uint64_t entries = sg_table_entries(m_p.sg_pages.size());
     switch (m_p.sg_table_fault) {
-    case 1: put(0, 0); break; // type 0: invalid
-    case 2:
-        // The first table page's link becomes a data entry; with a single table page, the
-        // final LAST entry becomes a link instead.
-        if (m_p.sg_table.size() > 1)
-            put(kSgEntriesPerPage - 1, sg_entry(m_p.sg_pages.front(), SgEntryType::normal));
-        else
-            put(entries - 1, sg_entry(m_p.sg_table.front(), SgEntryType::link));
+    case TableFault::invalid_entry: put(0, 0); break; // type 0
+    case TableFault::missing_link:
+        // The first table page's link becomes a data entry (the loader requires two
+        // table pages for this one).
+        put(kSgEntriesPerPage - 1, sg_entry(m_p.sg_pages.front(), SgEntryType::normal));
         break;
-    case 3: put(0, sg_entry(m_p.sg_pages.front(), SgEntryType::last)); break;
-    default: break;
+    case TableFault::last_too_early:
+        // LAST on the first entry of a buffer of more than one page (the loader checks).
+        put(0, sg_entry(m_p.sg_pages.front(), SgEntryType::last));
+        break;
+    case TableFault::none: break;
     }
 }
 

@@ -44,9 +44,9 @@ struct EtrSinkParams {
     uint64_t burst = 16 * 1024;  // bytes per modelled burst
     std::vector<Picos> memerr_at; // a capture running at one of these ends with MemErr
     Picos sg_walk = 0;            // ETR_SG: walking one table page at an enable
-    // ETR_SG: break the table after the driver built it (a test of E4/D10): 0 none,
-    // 1 an invalid entry, 2 a missing link, 3 a LAST entry too early.
-    unsigned sg_table_fault = 0;
+    // ETR_SG: break the table after the driver built it (E4, D10).
+    enum class TableFault { none, invalid_entry, missing_link, last_too_early };
+    TableFault sg_table_fault = TableFault::none;
 };
 
 class EtrSink : public sc_core::sc_module {

@@ -78,7 +78,8 @@ private:
     bool m_failed = false;       // pmu::start found no AUX room; no retry until sched-in
     bool m_kernel_off = false;   // perf_event_disable_inatomic took effect
     Picos m_kernel_off_at = 0;   // when the pending disable lands; 0: none pending
-    bool m_user_off = false;     // the tool disabled it (snapshot, exit)
+    bool m_user_off = true;      // off until the tool enables it (after its mmaps), and
+                                 // when it disables it (snapshot, exit)
     bool m_ending = false;
     Picos m_user_change_at = 0;  // when the pending ioctl lands; 0: none pending
     bool m_user_change_to_off = false;

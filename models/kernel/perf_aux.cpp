@@ -4,7 +4,10 @@
 
 namespace ringsim::models {
 
-PerfAux::PerfAux(const PerfAuxParams& params) : m_p(params) {
+PerfAux::PerfAux(const PerfAuxParams& params) : m_p(params) { set_overwrite(m_p.overwrite); }
+
+void PerfAux::set_overwrite(bool overwrite) {
+    m_p.overwrite = overwrite;
     // rb_alloc_aux: no watermark in overwrite mode; else attr.aux_watermark or half (M3).
     m_watermark = m_p.overwrite ? 0 : (m_p.aux_watermark ? m_p.aux_watermark : m_p.aux_size / 2);
 }

@@ -36,6 +36,9 @@ public:
     };
 
     explicit PerfAux(const PerfAuxParams& params);
+    // rb_alloc_aux at the AUX mmap (M3): a mapping without PROT_WRITE is overwrite mode.
+    void set_overwrite(bool overwrite);
+    bool overwrite() const { return m_p.overwrite; }
 
     // perf_aux_output_begin (A1, A2). False when there is no room: the caller must not start
     // its hardware, the event is to be disabled until user space re-enables it (A6), and the

@@ -85,14 +85,18 @@ Translation AddressSpace::translate(Addr vaddr, uint64_t n, bool write) {
         }
         Pte& pte = m_ptes[vpage];
         const uint64_t pgoff = v.pgoff + i;
-        if (write && (!v.writable || pgoff != 0)) {
+        if (write && !v.writable)
+            // A read-only VMA: the fault is refused before any perf handler runs.
+            throw AccessFault("mmu: SIGSEGV: the consumer wrote " + std::to_string(n) +
+                              " bytes at " + hex(vaddr) + ", page " + std::to_string(pgoff) +
+                              " of the " + v.name + " mapping, which is read-only");
+        if (write && pgoff != 0)
             // perf_mmap_fault / perf_mmap_pfn_mkwrite refuse a write to anything but the
-            // control page (M1, M2); a read-only VMA refuses every write.
-            throw Sigbus("mmu: SIGBUS: the consumer wrote " + std::to_string(n) + " bytes at " +
-                         hex(vaddr) + ", page " + std::to_string(pgoff) + " of the " + v.name +
-                         (v.writable ? " mapping: only page 0, the control page, is writable"
-                                     : " mapping, which is read-only"));
-        }
+            // control page (M1, M2).
+            throw AccessFault("mmu: SIGBUS: the consumer wrote " + std::to_string(n) +
+                              " bytes at " + hex(vaddr) + ", page " + std::to_string(pgoff) +
+                              " of the " + v.name +
+                              " mapping: only page 0, the control page, is writable");
         if (!pte.present || (write && !pte.writable)) {
             // A first touch (lazy, M1) or the first write to the control page (M1's
             // page_mkwrite, M2's pfn_mkwrite): the kernel installs the page.

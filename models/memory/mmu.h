@@ -43,8 +43,9 @@ struct MmuParams {
     Picos fault = 0;    // servicing one page fault (first touch, or the mkwrite of pgoff 0)
 };
 
-// A write the kernel refuses: perf would die of SIGBUS (or SIGSEGV on a read-only VMA).
-class Sigbus : public ModelError {
+// A write the kernel refuses: perf would die of SIGBUS (a write to a perf page other than
+// the control page, M1/M2) or SIGSEGV (any write to a read-only VMA); the message says which.
+class AccessFault : public ModelError {
 public:
     using ModelError::ModelError;
 };
@@ -75,7 +76,7 @@ public:
               bool writable, BufferStats* stats);
 
     // Translates [vaddr, vaddr + n) for a load or a store, updating the TLB and the page
-    // table; the range must lie in one VMA, on physically contiguous pages. Throws Sigbus.
+    // table; the range must lie in one VMA, on physically contiguous pages. Throws AccessFault.
     Translation translate(Addr vaddr, uint64_t n, bool write);
 
     const MmuParams& params() const { return m_p; }

@@ -13,9 +13,9 @@ Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 
 AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem,
                                EnginePort& cpu, std::vector<AuxMmap> mmaps,
-                               AuxObserver& observer)
+                               AuxObserver& observer, std::function<Addr(unsigned)> map_aux)
     : m_p(params), m_mem(mem), m_cpu(cpu), m_mmaps(std::move(mmaps)), m_prev(m_mmaps.size(), 0),
-      m_tail_seq(m_mmaps.size(), 0), m_observer(observer) {}
+      m_tail_seq(m_mmaps.size(), 0), m_observer(observer), m_map_aux(std::move(map_aux)) {}
 
 // auxtrace_mmap__read_head: READ_ONCE(aux_head) then smp_rmb().
 uint64_t AuxtraceReader::read_head(unsigned idx, CopyContext& ctx) {
@@ -99,12 +99,17 @@ bool AuxtraceReader::read(unsigned idx, bool snapshot) {
 }
 
 void AuxtraceReader::on_start() {
-    // auxtrace_mmap__mmap (C7): aux_offset and aux_size go into the control page before the
-    // AUX area is mapped; the first write to the control page is its mkwrite fault (M1, M2).
-    for (const AuxMmap& m : m_mmaps) {
+    // auxtrace_mmap__mmap (C7): aux_offset and aux_size go into the control page (its first
+    // write is the mkwrite fault, M1, M2), then the AUX area is mapped at that offset, which
+    // perf_mmap checks against them (M3). Then evlist__enable: the events start.
+    for (unsigned i = 0; i < m_mmaps.size(); ++i) {
+        AuxMmap& m = m_mmaps[i];
         m_mem.store(m.user_page + perf::kOffAuxOffset, m.aux_offset, 8);
         m_mem.store(m.user_page + perf::kOffAuxSize, m.aux_size, 8);
+        m.aux = m_map_aux(i);
     }
+    for (const AuxMmap& m : m_mmaps)
+        if (m.event) m.event->ioc_enable();
 }
 
 bool AuxtraceReader::after_data_read(unsigned idx) {

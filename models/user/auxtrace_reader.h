@@ -15,13 +15,14 @@
 #include "models/user/auxtrace_read.h"
 #include "models/user/perf_consumer.h"
 
+#include <functional>
 #include <vector>
 
 namespace ringsim::models {
 
 struct AuxMmap {
     Addr user_page = 0; // consumer-side addresses
-    Addr aux = 0;
+    Addr aux = 0;       // set when the tool maps it (on_start)
     uint64_t aux_size = 0;
     uint64_t aux_offset = 0; // the file offset it was mapped at (C7, M3)
     CsEtmEvent* event = nullptr; // the event whose AUX area this is (for the ioctls)
@@ -54,8 +55,11 @@ class AuxtraceReader : public AuxHooks {
 public:
     // `mem` is the tool's view of memory (through its MMU), `cpu` its CPU's engine agent
     // (for what its synchronous ioctls order).
+    // `map_aux(idx)` is the AUX mmap of buffer idx (perf_mmap, M3), made after the tool wrote
+    // aux_offset and aux_size into its control page; it returns the mapping's address.
     AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem, EnginePort& cpu,
-                   std::vector<AuxMmap> mmaps, AuxObserver& observer);
+                   std::vector<AuxMmap> mmaps, AuxObserver& observer,
+                   std::function<Addr(unsigned)> map_aux);
 
     bool after_data_read(unsigned idx) override;
     Picos next_due() const override;
@@ -78,6 +82,7 @@ private:
     std::vector<uint64_t> m_prev;
     std::vector<uint64_t> m_tail_seq;
     AuxObserver& m_observer;
+    std::function<Addr(unsigned)> m_map_aux;
     size_t m_next_snapshot = 0;
     AuxtraceReaderCounters m_n;
     std::vector<uint8_t> m_buf;

@@ -705,6 +705,7 @@ public:
         switches();
         trace_phases();
         etr_burst();
+        sg_table_fault();
     }
 
 private:
@@ -891,6 +892,34 @@ private:
                 error("/session/aux/offset",
                       "an offset perf_mmap accepts for the AUX mapping (EINVAL: " + why + ")");
         }
+    }
+
+    // etr.sg_table_fault breaks a scatter-gather table: the ETR must run in SG mode (E2)
+    // and the table must have what the fault changes.
+    void sg_table_fault() {
+        const auto fault = r().text("/etr/sg_table_fault");
+        const auto mode = r().text("/etr/mode");
+        const auto buffer = r().size("/etr/buffer_size");
+        if (!fault || *fault == "none" || !mode || !buffer) return;
+        uint64_t etr = *buffer; // E1: the AUX size when that is larger
+        if (r().boolean("/session/aux/enabled") == std::optional<bool>(true))
+            if (const auto aux = r().aux_size()) etr = std::max(etr, *aux);
+        const bool sg = *mode == "sg" || (*mode == "auto" && etr >= (uint64_t{1} << 20));
+        if (!sg) {
+            error("/etr/sg_table_fault",
+                  "\"none\" unless the ETR uses a scatter-gather table (etr.mode sg, or auto "
+                  "with a buffer of 1MiB or more; this one is flat, " + format_size(etr) + ")");
+            return;
+        }
+        const uint64_t pages = etr / 4096;
+        if (*fault == "missing_link" && pages <= 1023)
+            error("/etr/sg_table_fault",
+                  "a fault this table can have: missing_link needs two table pages, a buffer "
+                  "of more than 1023 pages (this one has " + std::to_string(pages) + ")");
+        if (*fault == "last_too_early" && pages < 2)
+            error("/etr/sg_table_fault",
+                  "a fault this table can have: last_too_early needs a buffer of two pages "
+                  "or more (with one, LAST on the first entry is right)");
     }
 
     void switches() {

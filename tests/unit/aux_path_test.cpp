@@ -134,9 +134,11 @@ TEST(AuxPath, FlatAndScatterGatherBuffersGiveTheSameTrace) {
 TEST(AuxPath, AMalformedScatterGatherTableLosesEveryCaptureToMemErr) {
     // E4, D10: each enable walks the table; a broken one is STS.MemErr, the capture is
     // discarded at the harvest with no flag.
+    // A 4 MiB sink: two table pages, so a link can go missing too.
     for (const char* fault : {"invalid_entry", "missing_link", "last_too_early"}) {
         const auto a = aux_stats("scenarios/etr-per-thread.json",
-                                 std::string("--set etr.mode=sg --set etr.sg_table_fault=") + fault);
+                                 std::string("--set etr.buffer_size=4MiB --set etr.mode=sg "
+                                             "--set etr.sg_table_fault=") + fault);
         expect_books_close(a);
         EXPECT_EQ(u(a, "bytes", "delivered"), 0u) << fault;
         EXPECT_EQ(u(a, "bytes", "lost"), u(a, "lost_by_cause", "memerr")) << fault;

@@ -515,7 +515,8 @@ TEST(EtrSink, ScatterGatherBufferHoldsTheSameBytesAtTranslatedAddresses) {
 // table the driver could not have built is STS.MemErr for the capture (E4, D10).
 struct SgRig : Rig {
     Addr pool = 0;
-    SgRig(uint64_t pages, unsigned fault) : Rig(pages * kSgPageSize, 1e12, 4096) {
+    SgRig(uint64_t pages, EtrSinkParams::TableFault fault)
+        : Rig(pages * kSgPageSize, 1e12, 4096) {
         pool = phys.allocate("etr.sg_pages", pages * kSgPageSize, kSgPageSize);
         const Addr table = phys.allocate("etr.sg_table", 2 * kSgPageSize, kSgPageSize);
         p.sg = true;
@@ -527,15 +528,21 @@ struct SgRig : Rig {
 };
 
 TEST(EtrSink, AnSgWalkOverTwoTablePagesCostsTwoWalksAndDelaysTheFirstWrite) {
-    SgRig r(1100, 0);
+    SgRig r(1100, EtrSinkParams::TableFault::none);
     bool memerr = true;
     uint64_t written_at_150ns = 1, written_at_1us = 0;
+    uint64_t written_at_200ns = 1, written_at_200ns_16ps = 0;
     r.build([&] {
         r.sink->enable_perf(0, r.cpu);
         r.start(r.a);
         wait_until(150'000);
         r.sink->source_changed(now(), &r.a, false);
         written_at_150ns = r.sink->hw().bytes_written(now());
+        // The walk ends at 200 ns; then the FIFO drains at 1e12 B/s: 16 bytes in 16 ps.
+        wait_until(200'000);
+        written_at_200ns = r.sink->hw().bytes_written(now());
+        wait_until(200'016);
+        written_at_200ns_16ps = r.sink->hw().bytes_written(now());
         wait_until(1'000'000);
         r.sink->source_changed(now(), &r.a, false);
         written_at_1us = r.sink->hw().bytes_written(now());
@@ -549,12 +556,14 @@ TEST(EtrSink, AnSgWalkOverTwoTablePagesCostsTwoWalksAndDelaysTheFirstWrite) {
     EXPECT_EQ(r.sink->sg_walk_failures(), 0u);
     EXPECT_FALSE(memerr);
     EXPECT_EQ(written_at_150ns, 0u); // still walking: the frames wait in the FIFO
+    EXPECT_EQ(written_at_200ns, 0u);
+    EXPECT_EQ(written_at_200ns_16ps, 16u);
     EXPECT_GT(written_at_1us, 0u);
 }
 
 TEST(EtrSink, AMissingLinkBetweenTableSegmentsIsMemErrForTheCapture) {
     // The other broken tables run end to end in aux_path_test (one elaboration per process).
-    SgRig r(1100, 2);
+    SgRig r(1100, EtrSinkParams::TableFault::missing_link);
     bool memerr = false;
     r.build([&] {
         r.sink->enable_perf(0, r.cpu);
@@ -566,4 +575,19 @@ TEST(EtrSink, AMissingLinkBetweenTableSegmentsIsMemErrForTheCapture) {
     EXPECT_TRUE(memerr);
     EXPECT_EQ(r.sink->sg_walk_failures(), 1u);
     EXPECT_EQ(r.sink->sg_walk_time(), 100'000u); // the walk failed on the first table page
+}
+
+TEST(EtrSink, AnInvalidEntryIsMemErrOnTheFirstTablePage) {
+    SgRig r(1100, EtrSinkParams::TableFault::invalid_entry);
+    bool memerr = false;
+    r.build([&] {
+        r.sink->enable_perf(0, r.cpu);
+        memerr = r.sink->hw().memerr();
+        r.sink->flush_and_sync(r.cpu);
+    });
+    r.sink->build_table();
+    sc_core::sc_start();
+    EXPECT_TRUE(memerr);
+    EXPECT_EQ(r.sink->sg_walk_failures(), 1u);
+    EXPECT_EQ(r.sink->sg_walk_time(), 100'000u); // stopped on the first table page
 }
