@@ -159,3 +159,34 @@ TEST(Mmu, ThePortWaitsForTheTranslationThenAccessesPhysicalMemory) {
 }
 
 } // namespace
+
+// A consumer thread that writes a data page dies of SIGBUS: the simulation stops with the
+// error, naming the address, the page and the mapping (the CLI prints it and exits 3).
+struct BadWriter : sc_core::sc_module {
+    SC_HAS_PROCESS(BadWriter);
+    PhysicalMemory mem;
+    MemorySystem system{mem, MemoryModel::sc, TimingPolicy::none, 1};
+    AddressSpace as{params(MappingPolicy::eager)};
+    Addr virt = 0;
+    std::unique_ptr<MmuPort> port;
+    explicit BadWriter(sc_core::sc_module_name n) : sc_module(n) {
+        const Addr phys = mem.allocate("buf", 3 * kPage, kPage);
+        virt = as.mmap("cpu0", pages(phys, 3), 0, true, nullptr);
+        port = std::make_unique<MmuPort>(system.agent("cpu1"), as);
+        SC_THREAD(run);
+    }
+    void run() { port->store(virt + kPage + 0x40, 1, 8); }
+};
+
+TEST(Mmu, AConsumerThreadWritingADataPageStopsTheRunWithSigbus) {
+    BadWriter w("w");
+    std::string message;
+    try {
+        sc_core::sc_start();
+    } catch (const std::exception& e) {
+        message = e.what();
+    }
+    EXPECT_NE(message.find("SIGBUS"), std::string::npos) << message;
+    EXPECT_NE(message.find("0x7f0000001040"), std::string::npos) << message; // the address
+    EXPECT_NE(message.find("page 1 of the cpu0 mapping"), std::string::npos) << message;
+}
