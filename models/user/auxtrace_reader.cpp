@@ -1,6 +1,7 @@
 #include "models/user/auxtrace_reader.h"
 
 #include "models/kernel/perf_abi.h"
+#include "models/user/mmap_access.h"
 
 namespace ringsim::models {
 
@@ -19,37 +20,22 @@ AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& m
 
 // auxtrace_mmap__read_head: READ_ONCE(aux_head) then smp_rmb().
 uint64_t AuxtraceReader::read_head(unsigned idx, CopyContext& ctx) {
-    const Addr aux_head = m_mmaps[idx].user_page + perf::kOffAuxHead;
     // (C) for AUX: the trace loads that follow perform after this aux_head load. Pairs
     // with (B), the driver's smp_wmb after its copy into the AUX pages.
-    const LoadTicket t =
-        m_mem.issue_load(aux_head, 8, m_p.c == BarrierKind::acquire, Barrier::C);
-    uint64_t head = 0;
-    std::vector<ByteSource> src;
-    m_mem.read(t, reinterpret_cast<uint8_t*>(&head), &src);
-    if (m_p.c == BarrierKind::rmb) m_mem.fence(Fence::rmb, Barrier::C);
-    if (m_p.c == BarrierKind::mb) m_mem.fence(Fence::mb, Barrier::C);
-    ctx.head_value = head;
-    ctx.head_load_seq = t.seq;
-    ctx.head_load_perform = t.perform;
-    ctx.head_store_seq = src.empty() ? 0 : src.front().store_seq;
+    const HeadLoad h = load_head(m_mem, m_mmaps[idx].user_page + perf::kOffAuxHead, m_p.c);
+    ctx.head_value = h.value;
+    ctx.head_load_seq = h.ticket.seq;
+    ctx.head_load_perform = h.ticket.perform;
+    ctx.head_store_seq = h.store_seq;
     ctx.tail_store_seq = m_tail_seq[idx];
-    return head;
+    return h.value;
 }
 
 // auxtrace_mmap__write_tail: smp_mb() then WRITE_ONCE(aux_tail).
 void AuxtraceReader::write_tail(unsigned idx, uint64_t tail) {
-    const Addr aux_tail = m_mmaps[idx].user_page + perf::kOffAuxTail;
     // (D) for AUX: every trace load above performs before the driver can see this tail and
     // reuse the space. Pairs with (A), perf_aux_output_begin's control dependency.
-    switch (m_p.d) {
-    case BarrierKind::mb: m_mem.fence(Fence::mb, Barrier::D); break;
-    case BarrierKind::rmb: m_mem.fence(Fence::rmb, Barrier::D); break;
-    case BarrierKind::wmb: m_mem.fence(Fence::wmb, Barrier::D); break;
-    default: break;
-    }
-    m_tail_seq[idx] = m_mem.store_bytes(aux_tail, reinterpret_cast<const uint8_t*>(&tail), 8,
-                                        m_p.d == BarrierKind::release, Barrier::D);
+    m_tail_seq[idx] = store_tail(m_mem, m_mmaps[idx].user_page + perf::kOffAuxTail, tail, m_p.d);
 }
 
 bool AuxtraceReader::read(unsigned idx, bool snapshot) {
@@ -76,18 +62,8 @@ bool AuxtraceReader::read(unsigned idx, bool snapshot) {
     // Non-snapshot: the tail goes back before the bytes are handed on (perf writes them to
     // perf.data before, but with (D) off the loads may still be in flight).
     if (!snapshot) write_tail(idx, head);
-    m_buf.resize(r.size);
     std::vector<CopySource> sources;
-    std::vector<ByteSource> bs;
-    uint64_t base = 0;
-    for (const LoadTicket* t : {static_cast<const LoadTicket*>(&first), static_cast<const LoadTicket*>(&second)}) {
-        if (!t->size) continue;
-        m_mem.read(*t, m_buf.data() + base, &bs);
-        for (const ByteSource& b : bs)
-            sources.push_back({base + b.offset, b.length, b.store_seq, t->seq, t->issue,
-                               t->perform});
-        base += t->size;
-    }
+    read_copy(m_mem, first, second, m_buf, sources);
     ctx.tail_store_seq = m_tail_seq[idx];
     m_observer.on_aux_copied(idx, r.offset, m_buf.data(), r.size, sources, ctx);
     // auxtrace_record__read_finish: PERF_EVENT_IOC_ENABLE (A9).

@@ -1,6 +1,7 @@
 #include "models/user/perf_consumer.h"
 
 #include "models/kernel/perf_abi.h"
+#include "models/user/mmap_access.h"
 #include "models/user/record_parser.h"
 
 #include <algorithm>
@@ -27,40 +28,24 @@ PerfConsumer::PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParam
 
 // ring_buffer_read_head (C1): smp_load_acquire on arm64 and x86-64.
 uint64_t PerfConsumer::read_head(unsigned idx) {
-    const Addr data_head = m_mmaps[idx].user_page + perf::kOffDataHead;
     // (C): the record loads that follow perform after this data_head load.
     // Pairs with (B), the kernel's smp_wmb in perf_output_put_handle.
-    const bool acquire = m_p.c == BarrierKind::acquire;
-    const LoadTicket t = m_mem.issue_load(data_head, 8, acquire, Barrier::C);
-    uint64_t head = 0;
-    std::vector<ByteSource> src;
-    m_mem.read(t, reinterpret_cast<uint8_t*>(&head), &src);
-    if (m_p.c == BarrierKind::rmb) m_mem.fence(Fence::rmb, Barrier::C);
-    if (m_p.c == BarrierKind::mb) m_mem.fence(Fence::mb, Barrier::C);
-    // (C) switched off: a plain load, nothing after it.
+    const HeadLoad h = load_head(m_mem, m_mmaps[idx].user_page + perf::kOffDataHead, m_p.c);
     CopyContext& last = m_state[idx].last;
-    last.head_value = head;
-    last.head_load_seq = t.seq;
-    last.head_load_perform = t.perform;
-    last.head_store_seq = src.empty() ? 0 : src.front().store_seq;
-    return head;
+    last.head_value = h.value;
+    last.head_load_seq = h.ticket.seq;
+    last.head_load_perform = h.ticket.perform;
+    last.head_store_seq = h.store_seq;
+    return h.value;
 }
 
 // ring_buffer_write_tail (C2): smp_store_release.
 void PerfConsumer::write_tail(unsigned idx, uint64_t tail) {
-    const Addr data_tail = m_mmaps[idx].user_page + perf::kOffDataTail;
     // (D): every record load above performs before the producer may see this tail and
     // reuse the space. Pairs with (A), the kernel's control dependency on data_tail in
     // __perf_output_begin.
-    switch (m_p.d) {
-    case BarrierKind::mb: m_mem.fence(Fence::mb, Barrier::D); break;
-    case BarrierKind::rmb: m_mem.fence(Fence::rmb, Barrier::D); break;
-    case BarrierKind::wmb: m_mem.fence(Fence::wmb, Barrier::D); break;
-    default: break; // release is the store itself; none: (D) switched off
-    }
-    const bool release = m_p.d == BarrierKind::release;
-    m_state[idx].last.tail_store_seq = m_mem.store_bytes(
-        data_tail, reinterpret_cast<const uint8_t*>(&tail), 8, release, Barrier::D);
+    m_state[idx].last.tail_store_seq =
+        store_tail(m_mem, m_mmaps[idx].user_page + perf::kOffDataTail, tail, m_p.d);
 }
 
 PerfConsumer::Copy PerfConsumer::issue_copy(unsigned idx, uint64_t pos, uint64_t n) {
@@ -76,18 +61,8 @@ PerfConsumer::Copy PerfConsumer::issue_copy(unsigned idx, uint64_t pos, uint64_t
 }
 
 void PerfConsumer::deliver(const Copy& c) {
-    m_buf.resize(c.n);
     std::vector<CopySource> sources;
-    std::vector<ByteSource> bs;
-    uint64_t base = 0;
-    for (const LoadTicket* t : {&c.first, &c.second}) {
-        if (!t->size) continue;
-        m_mem.read(*t, m_buf.data() + base, &bs);
-        for (const ByteSource& b : bs)
-            sources.push_back({base + b.offset, b.length, b.store_seq, t->seq, t->issue,
-                               t->perform});
-        base += t->size;
-    }
+    read_copy(m_mem, c.first, c.second, m_buf, sources);
     CopyContext ctx = c.ctx;
     ctx.tail_store_seq = m_state[c.idx].last.tail_store_seq; // stored after the copy issued
     m_observer.on_copied(c.idx, c.pos, m_buf.data(), c.n, sources, ctx);

@@ -1,0 +1,43 @@
+#include "models/user/mmap_access.h"
+
+namespace ringsim::models {
+
+HeadLoad load_head(MemoryPort& mem, Addr head, BarrierKind c) {
+    HeadLoad h;
+    h.ticket = mem.issue_load(head, 8, c == BarrierKind::acquire, Barrier::C);
+    std::vector<ByteSource> src;
+    mem.read(h.ticket, reinterpret_cast<uint8_t*>(&h.value), &src);
+    if (c == BarrierKind::rmb) mem.fence(Fence::rmb, Barrier::C);
+    if (c == BarrierKind::mb) mem.fence(Fence::mb, Barrier::C);
+    h.store_seq = src.empty() ? 0 : src.front().store_seq;
+    return h;
+}
+
+uint64_t store_tail(MemoryPort& mem, Addr tail, uint64_t value, BarrierKind d) {
+    switch (d) {
+    case BarrierKind::mb: mem.fence(Fence::mb, Barrier::D); break;
+    case BarrierKind::rmb: mem.fence(Fence::rmb, Barrier::D); break;
+    case BarrierKind::wmb: mem.fence(Fence::wmb, Barrier::D); break;
+    default: break; // release is the store itself; none: (D) switched off
+    }
+    return mem.store_bytes(tail, reinterpret_cast<const uint8_t*>(&value), 8,
+                           d == BarrierKind::release, Barrier::D);
+}
+
+void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& second,
+               std::vector<uint8_t>& out, std::vector<CopySource>& sources) {
+    out.resize(first.size + second.size);
+    sources.clear();
+    std::vector<ByteSource> bs;
+    uint64_t base = 0;
+    for (const LoadTicket* t : {&first, &second}) {
+        if (!t->size) continue;
+        mem.read(*t, out.data() + base, &bs);
+        for (const ByteSource& b : bs)
+            sources.push_back({base + b.offset, b.length, b.store_seq, t->seq, t->issue,
+                               t->perform});
+        base += t->size;
+    }
+}
+
+} // namespace ringsim::models
