@@ -22,15 +22,6 @@ constexpr uint64_t kFrame = coresight::kFrameSize;
 CsEtmDriver::CsEtmDriver(const CsEtmDriverParams& params, coresight::TraceObserver& observer)
     : m_p(params), m_observer(observer) {}
 
-void CsEtmDriver::write_record(const EtmCpu& c, AuxOutput& out, const std::vector<uint8_t>& bytes,
-                               const perf::RecordContext& ctx) {
-    PerfBuffer::Handle h;
-    if (out.rb->output_begin(h, *c.port, ctx, bytes.size())) {
-        out.rb->output_record(h, *c.port, bytes);
-        out.rb->output_end(h, *c.port);
-    }
-}
-
 bool CsEtmDriver::start(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, EtrSink& sink,
                         const perf::RecordContext& ctx, bool& hw_id_done,
                         coresight::UntracedCause why_off) {
@@ -48,7 +39,7 @@ bool CsEtmDriver::start(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, Etr
     if (!hw_id_done) {
         // perf_report_aux_output_id: the trace ID the decoder maps to this CPU.
         perf::encode_aux_output_hw_id(m_buf, ctx, c.source->trace_id());
-        write_record(c, out, m_buf, ctx);
+        out.rb->output_whole(*c.port, ctx, m_buf);
         hw_id_done = true;
     }
     return true;

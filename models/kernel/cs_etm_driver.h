@@ -71,10 +71,6 @@ public:
 
     const CsEtmCounters& counters() const { return m_n; }
 
-    // A record through the regular buffer from this CPU (ITRACE_START, AUX_OUTPUT_HW_ID).
-    void write_record(const EtmCpu& c, AuxOutput& out, const std::vector<uint8_t>& bytes,
-                      const perf::RecordContext& ctx);
-
 private:
     uint64_t update_buffer(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h,
                            coresight::EtrSink& sink, coresight::AuxCommit& commit);

@@ -66,7 +66,7 @@ void CsEtmEvent::do_start(const EtmCpu& c) {
     // cs-etm follows the traced pid/tid with these records.
     std::vector<uint8_t> rec;
     perf::encode_itrace_start(rec, ctx);
-    m_driver.write_record(c, m_out, rec, ctx);
+    m_out.rb->output_whole(*c.port, ctx, rec);
     if (m_hw_id_done.size() <= c.cpu->id()) m_hw_id_done.resize(c.cpu->id() + 1);
     bool hw_id = m_hw_id_done[c.cpu->id()];
     m_last_port = c.port;

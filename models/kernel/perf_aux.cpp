@@ -63,10 +63,7 @@ bool PerfAux::output_end(Handle& h, MemoryPort& mem, uint64_t size, PerfBuffer& 
     m_last_due = size || (h.flags & ~uint64_t(PERF_AUX_FLAG_OVERWRITE));
     if (m_last_due) {
         perf::encode_aux(m_scratch, writer, rec_offset, size, h.flags);
-        PerfBuffer::Handle out;
-        if (rb.output_begin(out, mem, writer, m_scratch.size())) {
-            rb.output_record(out, mem, m_scratch);
-            rb.output_end(out, mem);
+        if (rb.output_whole(mem, writer, m_scratch)) {
             ++m_records;
             m_last_written = true;
         } else {

@@ -187,6 +187,15 @@ void PerfBuffer::publish_head(MemoryPort& mem, uint64_t head) {
     mem.store(data_head, head, 8);
 }
 
+bool PerfBuffer::output_whole(MemoryPort& mem, const perf::RecordContext& writer,
+                              const std::vector<uint8_t>& bytes) {
+    Handle h;
+    if (!output_begin(h, mem, writer, bytes.size())) return false;
+    output_record(h, mem, bytes);
+    output_end(h, mem);
+    return true;
+}
+
 void PerfBuffer::output_end(Handle& h, MemoryPort& mem) {
     if (h.check_pending) resolve_room_check(h, mem);
     // perf_output_put_handle (R3): only the outermost writer publishes data_head.

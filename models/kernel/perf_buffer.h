@@ -89,6 +89,11 @@ public:
     void output_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
     // perf_output_end -> perf_output_put_handle (R3).
     void output_end(Handle& h, MemoryPort& mem);
+    // A whole record in one go, as the side-band records do (perf_event_aux_event,
+    // perf_log_itrace_start, perf_report_aux_output_id): begin, copy, end. False when it
+    // was lost (counted, R5).
+    bool output_whole(MemoryPort& mem, const perf::RecordContext& writer,
+                      const std::vector<uint8_t>& bytes);
     // perf_output_sample's wakeup_events accounting (R7), for PERF_RECORD_SAMPLE only.
     void count_sample_event();
 
