@@ -144,6 +144,7 @@ void AuxChecker::on_aux_commit(AuxCommit c) {
         k.log.append(r.trace_id, r.src_off, r.src_bytes);
         if (Source* s = source(r.trace_id)) s->committed += r.src_bytes;
     }
+    std::vector<FrameRun>().swap(k.c.runs); // the log holds them now
     if (cc.record_written)
         a.records.insert({cc.record_offset, {cc.record_size, cc.flags, false}});
     a.max_end = std::max(a.max_end, cc.aux_off + cc.size);
