@@ -561,9 +561,12 @@ TEST(EtrSink, AnSgWalkOverTwoTablePagesCostsTwoWalksAndDelaysTheFirstWrite) {
     EXPECT_GT(written_at_1us, 0u);
 }
 
-TEST(EtrSink, AMissingLinkBetweenTableSegmentsIsMemErrForTheCapture) {
-    // The other broken tables run end to end in aux_path_test (one elaboration per process).
-    SgRig r(1100, EtrSinkParams::TableFault::missing_link);
+// One enable of a broken 1100-page SG table: the walk fails on the first table page (a
+// type-0 entry in its first slot, or a data entry where its link belongs), 100 ns, and the
+// capture has STS.MemErr. One elaboration per process: the other breaks run end to end in
+// aux_path_test.
+void expect_memerr_at_enable(EtrSinkParams::TableFault fault) {
+    SgRig r(1100, fault);
     bool memerr = false;
     r.build([&] {
         r.sink->enable_perf(0, r.cpu);
@@ -574,20 +577,13 @@ TEST(EtrSink, AMissingLinkBetweenTableSegmentsIsMemErrForTheCapture) {
     sc_core::sc_start();
     EXPECT_TRUE(memerr);
     EXPECT_EQ(r.sink->sg_walk_failures(), 1u);
-    EXPECT_EQ(r.sink->sg_walk_time(), 100'000u); // the walk failed on the first table page
+    EXPECT_EQ(r.sink->sg_walk_time(), 100'000u);
+}
+
+TEST(EtrSink, AMissingLinkBetweenTableSegmentsIsMemErrForTheCapture) {
+    expect_memerr_at_enable(EtrSinkParams::TableFault::missing_link);
 }
 
 TEST(EtrSink, AnInvalidEntryIsMemErrOnTheFirstTablePage) {
-    SgRig r(1100, EtrSinkParams::TableFault::invalid_entry);
-    bool memerr = false;
-    r.build([&] {
-        r.sink->enable_perf(0, r.cpu);
-        memerr = r.sink->hw().memerr();
-        r.sink->flush_and_sync(r.cpu);
-    });
-    r.sink->build_table();
-    sc_core::sc_start();
-    EXPECT_TRUE(memerr);
-    EXPECT_EQ(r.sink->sg_walk_failures(), 1u);
-    EXPECT_EQ(r.sink->sg_walk_time(), 100'000u); // stopped on the first table page
+    expect_memerr_at_enable(EtrSinkParams::TableFault::invalid_entry);
 }
