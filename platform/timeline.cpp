@@ -4,6 +4,7 @@
 // picosecond is lost and the same run always gives the same bytes.
 #include "platform/timeline.h"
 
+#include "models/common/hex.h"
 #include "models/kernel/perf_abi.h"
 #include "platform/builder.h"
 #include "platform/config/units.h"
@@ -15,6 +16,7 @@
 namespace ringsim::platform {
 
 using models::Addr;
+using models::hex;
 using models::Barrier;
 using models::OpKind;
 using models::OpRecord;
@@ -50,12 +52,6 @@ std::string micros(Picos ps) {
     while (f.back() == '0')
         f.pop_back();
     return s + "." + f;
-}
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
 }
 
 std::string quoted(std::string_view s) {

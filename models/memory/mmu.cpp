@@ -1,17 +1,11 @@
 #include "models/memory/mmu.h"
 
-#include <sstream>
+#include "models/common/hex.h"
 
 namespace ringsim::models {
 
 namespace {
 Picos now_ps() { return sc_core::sc_time_stamp().value(); }
-
-std::string hex(Addr a) {
-    std::ostringstream o;
-    o << "0x" << std::hex << a;
-    return o.str();
-}
 } // namespace
 
 AddressSpace::AddressSpace(const MmuParams& params)
