@@ -10,6 +10,10 @@ packages=(
   libboost-program-options-dev
   libgtest-dev            # GoogleTest
   linux-libc-dev          # <linux/perf_event.h>: the real perf ABI
+  munge slurmctld slurmd slurm-client  # tests/sweep: a private Slurm cluster (tools/slurm)
+  parallel                # tests/sweep: shards under GNU parallel
+  jq                      # tests/sweep: comparing shard files
+  gnuplot-nox             # plotting merged sweeps
 )
 
 missing=()
