@@ -28,6 +28,7 @@ state=$(cd "$2" && pwd -P)
 conf=$state/slurm.conf
 pids=$state/pids
 start_timeout=${CLUSTER_START_TIMEOUT:-60}
+[[ $start_timeout =~ ^[0-9]+$ ]] || { echo "cluster: CLUSTER_START_TIMEOUT must be whole seconds" >&2; exit 2; }
 
 log() { echo "cluster: $*" >&2; }
 
@@ -230,7 +231,10 @@ EOF
   done
   if [[ $st != idle ]]; then
     log "node $node not idle after ${start_timeout}s (state: '${st:-no answer}'); logs in $state/log"
-    tail -5 "$state/log/slurmctld.log" "$state/log/slurmd.log" >&2 2>/dev/null || true
+    local f
+    for f in "$state/log/slurmctld.out" "$state/log/slurmd.out"; do
+      [[ -s $f ]] && { echo "--- $f (last lines)"; tail -n 5 "$f"; } >&2
+    done
     return 1
   fi
   log "up in $((SECONDS - t0))s: node $node idle, slurmctld port $ctld_port, slurmd port $slurmd_port"
@@ -242,8 +246,23 @@ start)
   ok=0
   trap '((ok)) || stop_all' EXIT
   trap 'exit 130' INT TERM
-  start_all
-  ok=1
+  # A port found free can be taken by someone else before the daemon binds it: then again,
+  # with other ports (at most 3 times).
+  # (A subshell, so that `set -e` holds inside start_all: it would not in an `if`.)
+  for attempt in 1 2 3; do
+    set +e
+    (start_all)
+    rc=$?
+    set -e
+    if ((rc == 0)); then
+      ok=1 # read by the EXIT trap
+      break
+    fi
+    grep -qs "Address already in use" "$state"/log/*.out "$state"/log/*.log || exit 1
+    log "a port was taken meanwhile (attempt $attempt); again with other ports"
+    stop_all
+  done
+  ((ok)) || exit 1
   ;;
 stop)
   stop_all
