@@ -16,8 +16,8 @@
 #    `ringsim merge` gives the reference's merged table;
 # 4. submits SLOW_SPEC as a 4-task array, `scancel`s task 1 once it has written a point, lets
 #    the others finish, checks the sweep is incomplete, resubmits task 1 alone
-#    (`sbatch --array=1`, SHARDS=4), and checks it is then complete, nothing duplicated,
-#    results equal to a local run of SLOW_SPEC.
+#    (`sbatch --array=1`, SHARDS=4; without SHARDS sweep.sbatch must refuse), and checks it is
+#    then complete, nothing duplicated, results equal to a local run of SLOW_SPEC.
 # The daemons it started are stopped whatever happens (EXIT trap). Exit 77 (skipped) only when
 # the Slurm packages are missing and cannot be installed. SWEEP_TEST_BUDGET bounds the whole
 # test in seconds (default 240); SWEEP_TEST_KEEP=1 keeps the temporary directory.
@@ -119,6 +119,14 @@ done_before=$(done_keys "$out" | wc -l)
 ((done_before < $(wc -l <<<"$slow_ref"))) ||
   fail "the cancelled sweep is already complete: task $K was not cancelled mid-way"
 say "after the cancel: $done_before of $(wc -l <<<"$slow_ref") done, $n_before in shard $K"
+
+say "resubmitting task $K alone without SHARDS: sweep.sbatch must refuse (it would be 1 shard of 1)"
+if bounded env SPEC="$SLOW_SPEC" OUT="$out" RINGSIM="$RINGSIM" \
+  "${sb[@]}" --wait --array=$K "$SBATCH_SCRIPT" >/dev/null; then
+  fail "sweep.sbatch ran a lone task without SHARDS in a directory of $SHARDS shards"
+fi
+[[ ! -e $out/points-0-of-1.jsonl ]] || fail "a lone task without SHARDS wrote points-0-of-1.jsonl"
+(($(done_keys "$out" | wc -l) == done_before)) || fail "the refused task changed the shard files"
 
 say "resubmitting task $K alone: sbatch --wait --array=$K (SHARDS=$SHARDS)"
 jid2=$(bounded env SPEC="$SLOW_SPEC" OUT="$out" RINGSIM="$RINGSIM" SHARDS=$SHARDS \
