@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,8 +79,12 @@ pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
+        // A child outliving a killed runner would only burn CPU: its result has no reader.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127); // the runner died before prctl took effect
         pthread_sigmask(SIG_SETMASK, &child_mask, nullptr);
         dup2(err_fd, STDERR_FILENO);
         dup2(devnull, STDOUT_FILENO);
