@@ -309,7 +309,7 @@ Answer answer(const SweepInfo& info, const Table& t) {
         Answer::Line line;
         for (size_t i = 0, o = 0; i < info.axes.size(); ++i)
             if (i != ta) line.others.push_back(info.axes[i].values[keys[g][o++]]);
-        size_t incomplete = 0;
+        size_t incomplete = 0, without_metric = 0;
         for (const Row* row : rows) {
             const bool complete = row->replicates == info.replicates;
             const auto& values = metric < row->values.size() ? row->values[metric]
@@ -323,12 +323,18 @@ Answer answer(const SweepInfo& info, const Table& t) {
                 line.value = axis.values[info.points[row->point].value_index[ta]];
                 break;
             }
-            if (!complete) ++incomplete;
+            if (!complete)
+                ++incomplete;
+            else if (values.size() != info.replicates)
+                ++without_metric;
         }
+        const std::string where = line.value ? " before it" : " of this line";
         if (incomplete)
-            line.note = std::to_string(incomplete) + " point(s) " +
-                        (line.value ? "before it" : "of this line") +
+            line.note = std::to_string(incomplete) + " point(s)" + where +
                         " not complete (failed or missing replicates)";
+        else if (without_metric)
+            line.note = std::to_string(without_metric) + " point(s)" + where + " without " +
+                        target.metric + " in their stats.json";
         a.lines.push_back(std::move(line));
     }
     return a;
