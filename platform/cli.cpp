@@ -7,6 +7,7 @@
 #include "platform/explore.h"
 #include "platform/litmus/litmus.h"
 #include "platform/output.h"
+#include "platform/sweep/sweep_cmd.h"
 #include "platform/timeline.h"
 
 #include <boost/program_options.hpp>
@@ -48,6 +49,10 @@ const char* const kUsage =
     "                      explore the 16 subsets of the data barriers A-D on each memory model\n"
     "  litmus FILE|DIR... [--runs N] [--trace K]\n"
     "                      run litmus tests on sc, tso and arm; check Allowed / Forbidden\n"
+    "  sweep SPEC --out DIR [--jobs J] [--shard I/N] [--set PATH=VALUE]... [--timeout S]\n"
+    "                      run a sweep spec's points (resumable, shardable; docs/sweeps.md)\n"
+    "  merge DIR... [--csv FILE] [--json FILE] [--answer FILE]\n"
+    "                      one table of a sweep's shards: mean and 95% CI per point\n"
     "  params              every scenario key with its type or unit, default and description\n"
     "  stats               every statistic of stats.json with its unit and description\n"
     "  --help, --version\n"
@@ -223,6 +228,8 @@ int run_cli(int argc, char** argv) {
             return kExitOk;
         }
         if (cmd == "litmus") return litmus_main(rest);
+        if (cmd == "sweep") return sweep_main(rest);
+        if (cmd == "merge") return merge_main(rest);
         if (cmd == "explore" || cmd == "matrix") {
             // Each simulation runs in a child process of this very binary.
             std::error_code ec;

@@ -1,14 +1,13 @@
-// `ringsim explore` and `ringsim matrix`: argument checking, the process pool that runs one
-// `ringsim run` child per seed, reading each child's stats.json and violations.json, and the
+// `ringsim explore` and `ringsim matrix`: argument checking, one `ringsim run` child per
+// seed through the process pool (platform/runner/), reading each child's stats.json and violations.json, and the
 // reports. Children are processes, not threads, because SystemC allows one elaboration per
 // process; results are kept by seed, so the output does not depend on which child ends first.
 #include "platform/explore.h"
 
+#include "platform/runner/process_pool.h"
+
 #include <boost/program_options.hpp>
 
-#include <fcntl.h>
-#include <pthread.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -36,162 +35,6 @@ namespace {
 
 // The kinds every report lists, in this order, even when no run showed them.
 const std::vector<std::string> kMainKinds = {"stale", "overwritten", "torn"};
-
-// A child's argv as execv wants it; built before fork, since the child may only make
-// async-signal-safe calls until exec.
-struct CArgv {
-    explicit CArgv(const std::vector<std::string>& args) : strings(args) {
-        for (auto& s : strings)
-            pointers.push_back(s.data());
-        pointers.push_back(nullptr);
-    }
-    std::vector<std::string> strings;
-    std::vector<char*> pointers;
-};
-
-// Starts one job; returns its pid, or -1 with `error` set.
-pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string& error) {
-    std::error_code ec;
-    fs::create_directories(job.dir, ec);
-    if (ec) {
-        error = "not started: cannot create " + job.dir.string() + ": " + ec.message();
-        return -1;
-    }
-    const std::string err_path = (job.dir / "stderr.txt").string();
-    const int err_fd = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (err_fd < 0) {
-        error = "not started: cannot create " + err_path + ": " + std::strerror(errno);
-        return -1;
-    }
-    CArgv argv(job.argv);
-    const std::string exec_failed = "ringsim: cannot execute " + job.argv.at(0) + "\n";
-    const pid_t pid = fork();
-    if (pid == 0) {
-        pthread_sigmask(SIG_SETMASK, &child_mask, nullptr);
-        dup2(err_fd, STDERR_FILENO);
-        dup2(devnull, STDOUT_FILENO);
-        execv(argv.pointers[0], argv.pointers.data());
-        ssize_t ignored = write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
-        (void)ignored;
-        _exit(127);
-    }
-    if (pid < 0) error = std::string("not started: fork failed: ") + std::strerror(errno);
-    close(err_fd);
-    return pid;
-}
-
-ChildStatus status_of(int wait_status) {
-    ChildStatus s;
-    if (WIFEXITED(wait_status)) s.exit_code = WEXITSTATUS(wait_status);
-    if (WIFSIGNALED(wait_status)) s.signal = WTERMSIG(wait_status);
-    return s;
-}
-
-// Waits for children to end, or for SIGINT or SIGTERM. While alive it blocks those signals
-// and SIGCHLD, so none is lost between two looks: a pending one is taken by sigwaitinfo. Then
-// an interrupted pool can end its children and its caller remove their files.
-class ChildWaiter {
-public:
-    ChildWaiter() {
-        sigemptyset(&m_signals);
-        for (int sig : {SIGCHLD, SIGINT, SIGTERM})
-            sigaddset(&m_signals, sig);
-        pthread_sigmask(SIG_BLOCK, &m_signals, &m_old_mask);
-    }
-    ~ChildWaiter() {
-        // An interruption still pending would kill us once unblocked: take it now.
-        const timespec now = {0, 0};
-        while (sigtimedwait(&m_signals, nullptr, &now) > 0) {
-        }
-        pthread_sigmask(SIG_SETMASK, &m_old_mask, nullptr);
-    }
-    ChildWaiter(const ChildWaiter&) = delete;
-    ChildWaiter& operator=(const ChildWaiter&) = delete;
-
-    // The mask children must get back before exec (the mask survives exec).
-    const sigset_t& old_mask() const { return m_old_mask; }
-    bool interrupted() const { return m_interrupted; }
-
-    // The pid of a child that ended, with its status; -1 when interrupted or none is left.
-    pid_t wait(int& wait_status) {
-        for (;;) {
-            const pid_t pid = waitpid(-1, &wait_status, WNOHANG);
-            if (pid != 0) return pid;
-            const int sig = sigwaitinfo(&m_signals, nullptr);
-            if (sig == SIGINT || sig == SIGTERM) {
-                m_interrupted = true;
-                return -1;
-            }
-        }
-    }
-
-private:
-    sigset_t m_signals, m_old_mask;
-    bool m_interrupted = false;
-};
-
-// Terminates and reaps the children still running: their results are no longer wanted.
-void end_children(const std::map<pid_t, size_t>& running) {
-    for (const auto& [pid, i] : running)
-        kill(pid, SIGTERM);
-    for (const auto& [pid, i] : running) {
-        int wait_status = 0;
-        while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
-        }
-    }
-}
-
-} // namespace
-
-std::string ChildStatus::describe() const {
-    if (!failure.empty()) return failure;
-    if (signal)
-        return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
-    return "exit " + std::to_string(exit_code);
-}
-
-PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t)>& make_job,
-                 const std::function<bool(size_t, const ChildStatus&)>& on_done) {
-    ChildWaiter waiter;
-    const int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    std::map<pid_t, size_t> running; // pid -> job index
-    size_t next = 0;
-    bool go_on = true;
-    const auto done = [&](size_t i, const ChildStatus& s) { go_on = on_done(i, s) && go_on; };
-    while (go_on && !waiter.interrupted() && (next < count || !running.empty())) {
-        while (go_on && next < count && running.size() < std::max(parallel, 1u)) {
-            const size_t i = next++;
-            ChildStatus failed;
-            const pid_t pid = spawn(make_job(i), devnull, waiter.old_mask(), failed.failure);
-            if (pid > 0)
-                running.emplace(pid, i);
-            else
-                done(i, failed);
-        }
-        if (running.empty()) continue;
-        int wait_status = 0;
-        const pid_t pid = waiter.wait(wait_status);
-        if (pid < 0 && !waiter.interrupted()) { // someone else reaped our children
-            ChildStatus lost;
-            lost.failure = "exit status lost (reaped elsewhere)";
-            for (const auto& [lost_pid, i] : running)
-                done(i, lost);
-            running.clear();
-        }
-        const auto it = running.find(pid);
-        if (it == running.end()) continue; // not one of ours
-        const size_t i = it->second;
-        running.erase(it);
-        done(i, status_of(wait_status));
-    }
-    end_children(running);
-    if (devnull >= 0) close(devnull);
-    return waiter.interrupted() ? PoolEnd::interrupted
-           : go_on              ? PoolEnd::finished
-                                : PoolEnd::stopped;
-}
-
-namespace {
 
 std::optional<json> read_json(const fs::path& file) {
     std::ifstream in(file);
@@ -333,6 +176,11 @@ std::string cell_text(const Tally& t) {
 namespace {
 
 using namespace explore;
+using runner::ChildStatus;
+using runner::Job;
+using runner::PoolEnd;
+using runner::read_text;
+using runner::run_pool;
 
 constexpr int kExitOk = 0, kExitBadInput = 2, kExitModelError = 3;
 constexpr int kExitInterrupted = 128 + SIGINT; // what a shell reports for Ctrl-C
@@ -506,13 +354,6 @@ std::string replay_command(const Options& o, uint64_t seed, const std::vector<st
     return cmd;
 }
 
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // Removes the directory tree on every way out, including an early return or an exception.
 class TempDir {
 public:
@@ -575,6 +416,7 @@ std::optional<int> run_study(const Options& o, std::vector<Cell>& cells,
     const auto make_job = [&](size_t i) {
         Job job{{self_exe, "run", o.scenario, "--seed", std::to_string(seed_of(i)), "--out",
                  dir_of(i).string()},
+                {},
                 dir_of(i)};
         for (const auto* sets : {&o.sets, &std::as_const(cells[i / o.runs]).sets})
             for (const std::string& s : *sets)

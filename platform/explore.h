@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,33 +25,9 @@ int explore_main(const std::vector<std::string>& args, const std::string& self_e
 // all runs sharing one pool of J children. Same exit codes.
 int matrix_main(const std::vector<std::string>& args, const std::string& self_exe);
 
-// The pieces of both commands, exposed for the tests.
+// The pieces of both commands, exposed for the tests. Their children run through the
+// process pool of platform/runner/.
 namespace explore {
-
-// One child process. argv[0] is the executable. `dir` is created first and receives the
-// child's stderr as dir/stderr.txt; its stdout is discarded.
-struct Job {
-    std::vector<std::string> argv;
-    std::filesystem::path dir;
-};
-
-// How a child ended.
-struct ChildStatus {
-    int exit_code = -1;  // when it exited
-    int signal = 0;      // when a signal killed it
-    std::string failure; // when it could not be started, or its status was lost
-    // "exit 3", "killed by signal 11 (Segmentation fault)", or the failure
-    std::string describe() const;
-};
-
-enum class PoolEnd { finished, stopped, interrupted };
-
-// Runs jobs 0..count-1 with at most `parallel` children alive at once: make_job(i) is called
-// just before job i starts, on_done(i, status) as each ends (in completion order). When
-// on_done returns false (stopped), or SIGINT or SIGTERM arrives while it runs (interrupted),
-// no further job starts and the running ones are terminated and reaped.
-PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t)>& make_job,
-                 const std::function<bool(size_t, const ChildStatus&)>& on_done);
 
 // What one simulation showed.
 struct RunResult {

@@ -196,19 +196,6 @@ std::optional<json> parse_document(const std::string& text, const std::string& o
 
 // ---- --set overrides -----------------------------------------------------------------
 
-// "workload.writers[0].rate" or "workload.writers.0.rate" -> "/workload/writers/0/rate".
-std::string set_path_to_pointer(const std::string& path) {
-    if (!path.empty() && path[0] == '/') return path;
-    std::string pointer = "/";
-    for (char c : path) {
-        if (c == '.' || c == '[')
-            pointer += pointer.back() == '/' ? "" : "/";
-        else if (c != ']')
-            pointer += c == '~' ? "~0" : std::string(1, c);
-    }
-    return pointer;
-}
-
 // Checks that a --set pointer names a table key, or an element of a list key.
 bool check_set_pointer(const std::string& pointer, const std::string& set, Errors& errors) {
     const auto tokens = split_pointer(pointer);
@@ -1156,6 +1143,18 @@ LoadResult load_document(std::optional<json> doc, Errors errors,
 }
 
 } // namespace
+
+std::string set_path_to_pointer(const std::string& path) {
+    if (!path.empty() && path[0] == '/') return path;
+    std::string pointer = "/";
+    for (char c : path) {
+        if (c == '.' || c == '[')
+            pointer += pointer.back() == '/' ? "" : "/";
+        else if (c != ']')
+            pointer += c == '~' ? "~0" : std::string(1, c);
+    }
+    return pointer;
+}
 
 LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override, const std::string& origin) {

@@ -35,6 +35,10 @@ struct LoadResult {
 LoadResult load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override);
 
+// The JSON pointer a --set PATH names: "workload.writers[0].rate" or "workload.writers.0.rate"
+// -> "/workload/writers/0/rate"; a pointer is returned as it is.
+std::string set_path_to_pointer(const std::string& path);
+
 // The same from text in memory; `origin` names it in a JSON syntax error.
 LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override, const std::string& origin);

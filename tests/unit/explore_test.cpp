@@ -1,5 +1,5 @@
 // `ringsim explore` and `ringsim matrix`: the barrier subsets and their order, reading and
-// summing runs' stats.json, the process pool, argument errors, and both commands end to end,
+// summing runs' stats.json, argument errors, and both commands end to end,
 // first against a fake `ringsim run` (a shell script whose violations depend on the seed and
 // the --set values), then against the real binary.
 #include "platform/explore.h"
@@ -209,85 +209,6 @@ TEST(Tally, CleanRunsAreNever) {
     for (const KindTally& k : t.kinds)
         EXPECT_EQ(k.runs, 0u);
     EXPECT_EQ(cell_text(t), "never");
-}
-
-TEST_F(ExploreTest, PoolCapturesStderrExitCodesAndSignals) {
-    const std::vector<std::string> scripts = {"echo oops >&2; exit 3", "echo quiet",
-                                              "kill -SEGV $$"};
-    std::vector<ChildStatus> status(scripts.size());
-    std::vector<std::string> said(scripts.size());
-    const PoolEnd end = run_pool(
-        scripts.size(), 2,
-        [&](size_t i) {
-            return Job{{"/bin/sh", "-c", scripts[i]}, dir / std::to_string(i)};
-        },
-        [&](size_t i, const ChildStatus& s) {
-            status[i] = s;
-            std::ifstream in(dir / std::to_string(i) / "stderr.txt");
-            std::getline(in, said[i]);
-            return true;
-        });
-    EXPECT_EQ(end, PoolEnd::finished);
-    EXPECT_EQ(status[0].exit_code, 3);
-    EXPECT_EQ(said[0], "oops");
-    EXPECT_EQ(status[1].exit_code, 0);
-    EXPECT_EQ(said[1], ""); // stdout is not stderr
-    EXPECT_EQ(status[2].signal, 11);
-    EXPECT_EQ(status[2].describe().rfind("killed by signal 11", 0), 0u);
-}
-
-// Two children that each wait for the other to start can only both succeed when the pool
-// really runs them at the same time (no wall-clock assertion involved).
-TEST_F(ExploreTest, PoolRunsJobsInParallel) {
-    const auto handshake = [&](const std::string& mine, const std::string& theirs) {
-        return "touch " + (dir / mine).string() + "; i=0; while [ ! -e " + (dir / theirs).string() +
-               " ]; do i=$((i+1)); [ $i -gt 1000 ] && exit 1; sleep 0.01; done";
-    };
-    const std::vector<std::string> scripts = {handshake("a", "b"), handshake("b", "a")};
-    std::vector<int> codes(2, -1);
-    run_pool(
-        2, 2,
-        [&](size_t i) {
-            return Job{{"/bin/sh", "-c", scripts[i]}, dir / "pool"};
-        },
-        [&](size_t i, const ChildStatus& s) {
-            codes[i] = s.exit_code;
-            return true;
-        });
-    EXPECT_EQ(codes, (std::vector<int>{0, 0}));
-}
-
-TEST_F(ExploreTest, PoolStopsStartingJobsWhenAsked) {
-    std::vector<size_t> started;
-    const PoolEnd end = run_pool(
-        10, 1,
-        [&](size_t i) {
-            started.push_back(i);
-            return Job{{"/bin/true"}, dir / "stop"};
-        },
-        [&](size_t i, const ChildStatus&) { return i < 2; });
-    EXPECT_EQ(end, PoolEnd::stopped);
-    EXPECT_EQ(started, (std::vector<size_t>{0, 1, 2}));
-}
-
-// Ctrl-C or a kill while the pool runs must end its children and return, so that the
-// commands can remove their temporary files. The first child interrupts the test process.
-TEST_F(ExploreTest, PoolEndsItsChildrenWhenInterrupted) {
-    size_t started = 0, ended = 0;
-    const PoolEnd end = run_pool(
-        10, 2,
-        [&](size_t i) {
-            ++started;
-            const std::string script = i == 0 ? "kill -INT $PPID; exec sleep 30" : "exec sleep 30";
-            return Job{{"/bin/sh", "-c", script}, dir / "interrupt"};
-        },
-        [&](size_t, const ChildStatus&) {
-            ++ended;
-            return true;
-        });
-    EXPECT_EQ(end, PoolEnd::interrupted);
-    EXPECT_EQ(started, 2u);
-    EXPECT_EQ(ended, 0u); // the terminated children are not reported as results
 }
 
 TEST_F(ExploreTest, BadArgumentsExitTwoWithAMessage) {

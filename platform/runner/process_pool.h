@@ -1,0 +1,53 @@
+// The one process runner of explore, matrix and sweep: each simulation runs in a child
+// process of its own, because SystemC allows one elaboration per process and because a run
+// that crashes or hangs must not take the others with it. A bounded number of children run
+// at once; each may have a wall-clock limit, past which it is killed and reported as timed out.
+//
+// A child is either a program (exec of argv, as explore's tests use a stand-in `ringsim run`)
+// or a function of this very process, forked without exec: the fork server of sweep, where
+// process start-up (exec, dynamic linking) would otherwise dominate a short point.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ringsim::platform::runner {
+
+// One child process. `dir` is created first and receives the child's stderr as
+// dir/stderr.txt; its stdout is discarded.
+struct Job {
+    std::vector<std::string> argv; // exec'd when `body` is empty; argv[0] is the executable
+    std::function<int()> body;     // else: run in the forked child, its result the exit code
+    std::filesystem::path dir;
+    double timeout_s = 0;          // wall-clock limit; 0: none
+};
+
+// How a child ended.
+struct ChildStatus {
+    int exit_code = -1;     // when it exited
+    int signal = 0;         // when a signal killed it
+    bool timed_out = false; // killed (SIGKILL) at its wall-clock limit
+    double timeout_s = 0;   // that limit, for describe()
+    std::string failure;    // when it could not be started, or its status was lost
+    double wall_s = 0;      // from fork to reaping
+    bool ok() const { return failure.empty() && !timed_out && signal == 0 && exit_code == 0; }
+    // "exit 3", "killed by signal 11 (Segmentation fault)", "timed out after 5 s", or the
+    // failure
+    std::string describe() const;
+};
+
+enum class PoolEnd { finished, stopped, interrupted };
+
+// Runs jobs 0..count-1 with at most `parallel` children alive at once: make_job(i) is called
+// just before job i starts, on_done(i, status) as each ends (in completion order). When
+// on_done returns false (stopped), or SIGINT or SIGTERM arrives while it runs (interrupted),
+// no further job starts and the running ones are terminated and reaped.
+PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t)>& make_job,
+                 const std::function<bool(size_t, const ChildStatus&)>& on_done);
+
+// The whole text of a file ("" when it cannot be read), e.g. a child's stderr.txt.
+std::string read_text(const std::filesystem::path& file);
+
+} // namespace ringsim::platform::runner
