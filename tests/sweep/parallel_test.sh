@@ -37,8 +37,8 @@ t0=$SECONDS
 # Outside any Slurm job, like local_sweep, so only --shard says which shard.
 bounded env -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT -u SLURM_ARRAY_TASK_MIN \
   parallel --halt now,fail=1 -j 2 \
-  "$RINGSIM" sweep "$SPEC" --out "$tmp/parallel-out" --shard {}/$SHARDS ::: $(seq 0 $((SHARDS - 1))) ||
-  fail "a shard failed under GNU parallel"
+  "$RINGSIM" sweep "$SPEC" --out "$tmp/parallel-out" --shard {}/$SHARDS ::: $(seq 0 $((SHARDS - 1))) >>"$tmp/parallel.log" 2>&1 ||
+  fail "a shard failed under GNU parallel:"$'\n'"$(tail -20 "$tmp/parallel.log")"
 say "4 shards done in $((SECONDS - t0))s"
 for ((i = 0; i < SHARDS; i++)); do
   [[ -s $tmp/parallel-out/points-$i-of-$SHARDS.jsonl ]] ||
@@ -53,8 +53,8 @@ compare_merged "$tmp/local" "$tmp/parallel-out" "ringsim merge, parallel vs loca
 # Rerunning the same command resumes: every point is done, nothing is added.
 bounded env -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT -u SLURM_ARRAY_TASK_MIN \
   parallel --halt now,fail=1 -j 2 \
-  "$RINGSIM" sweep "$SPEC" --out "$tmp/parallel-out" --shard {}/$SHARDS ::: $(seq 0 $((SHARDS - 1))) ||
-  fail "rerunning the shards failed"
+  "$RINGSIM" sweep "$SPEC" --out "$tmp/parallel-out" --shard {}/$SHARDS ::: $(seq 0 $((SHARDS - 1))) >>"$tmp/parallel.log" 2>&1 ||
+  fail "rerunning the shards failed:"$'\n'"$(tail -20 "$tmp/parallel.log")"
 check_complete "$tmp/parallel-out" "$ref" "parallel, rerun (resumes, adds nothing)"
 
 say "PASS"
