@@ -97,10 +97,15 @@ shard_file=$out/points-$K-of-$SHARDS.jsonl
 jid=$(bounded env SPEC="$SLOW_SPEC" OUT="$out" RINGSIM="$RINGSIM" \
   "${sb[@]}" --array=0-$((SHARDS - 1)) "$SBATCH_SCRIPT") || fail "sbatch failed"
 say "array job $jid submitted; waiting for task $K to write a point"
+# A task's state, from the controller's record (kept MinJobAge=600 s after it ends); empty
+# when the controller did not answer.
+task_state() { # JOB_TASK
+  scontrol -o show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2 || true
+}
 while :; do
-  st=$(squeue -h -j "${jid}_$K" -o %T 2>/dev/null || true)
+  st=$(task_state "${jid}_$K")
   [[ $st == RUNNING && -s $shard_file ]] && break
-  [[ $st == PENDING || $st == RUNNING || $st == CONFIGURING ]] ||
+  [[ -z $st || $st == PENDING || $st == RUNNING || $st == CONFIGURING ]] ||
     fail "task $K is '$st' before it could be cancelled (too fast a SLOW_SPEC?)"
   remaining >/dev/null
   sleep 0.1
@@ -108,12 +113,18 @@ done
 scancel "${jid}_$K"
 say "cancelled task ${jid}_$K after $(wc -l <"$shard_file") line(s)"
 # Let the other tasks finish (the cancelled one leaves the queue too).
-while [[ -n $(squeue -h -j "$jid" -o %i 2>/dev/null) ]]; do
+while :; do
+  queued=$(squeue -h -j "$jid" -o %i 2>/dev/null) && [[ -z $queued ]] && break
   remaining >/dev/null
   sleep 0.5
 done
-state=$(scontrol -o show job "${jid}_$K" | grep -o 'JobState=[A-Z_]*' || true)
-[[ $state == JobState=CANCELLED ]] || fail "task $K ended as '$state', not cancelled"
+state=$(task_state "${jid}_$K")
+[[ $state == CANCELLED ]] || fail "task $K ended as '$state', not cancelled"
+for ((i = 0; i < SHARDS; i++)); do
+  ((i == K)) && continue
+  state=$(task_state "${jid}_$i")
+  [[ $state == COMPLETED ]] || fail "task $i ended as '$state', not completed"
+done
 n_before=$(wc -l <"$shard_file")
 done_before=$(done_keys "$out" | wc -l)
 ((done_before < $(wc -l <<<"$slow_ref"))) ||
