@@ -42,7 +42,7 @@ chmod 755 "$tmp" # munged wants every directory above its socket searchable
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
-  if [[ -e $tmp/cluster/slurm.conf ]]; then
+  if [[ -d $tmp/cluster ]]; then
     if ((rc != 0)); then
       echo "--- slurmctld.log (tail)"; tail -15 "$tmp/cluster/log/slurmctld.log" 2>/dev/null || true
       echo "--- slurmd.log (tail)"; tail -15 "$tmp/cluster/log/slurmd.log" 2>/dev/null || true
