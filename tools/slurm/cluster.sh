@@ -66,9 +66,11 @@ stop_one() {
 # slurmstepd processes of this cluster's jobs: they carry SLURM_CONF=<our conf> in their
 # environment (slurmd passes it on). Used only when scancel left some behind.
 our_stepds() {
-  local p
-  for p in $(pgrep -x slurmstepd 2>/dev/null || true); do
-    { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qxF "SLURM_CONF=$conf" && echo "$p"
+  local d p
+  for d in /proc/[0-9]*; do
+    p=${d#/proc/}
+    [[ $(cat "$d/comm" 2>/dev/null) == slurmstepd ]] || continue
+    { tr '\0' '\n' <"$d/environ"; } 2>/dev/null | grep -qxF "SLURM_CONF=$conf" && echo "$p"
   done
   return 0
 }
@@ -83,12 +85,19 @@ stop_all() {
       sleep 0.2
     done
   fi
-  local left
-  left=$(our_stepds)
-  if [[ -n $left ]]; then
-    log "killing job step daemons scancel left: $left"
-    # shellcheck disable=SC2086
-    kill -KILL $left 2>/dev/null || true
+  # What scancel could not end (the controller was down): each step daemon of ours and the
+  # job's processes, which share its session.
+  local stepd sid d victims=()
+  for stepd in $(our_stepds); do
+    sid=$(awk '{print $6}' "/proc/$stepd/stat" 2>/dev/null) || continue
+    victims+=("$stepd")
+    for d in /proc/[0-9]*; do
+      [[ $(awk '{print $6}' "$d/stat" 2>/dev/null) == "$sid" ]] && victims+=("${d#/proc/}")
+    done
+  done
+  if ((${#victims[@]})); then
+    log "killing the job processes scancel left: ${victims[*]}"
+    kill -KILL "${victims[@]}" 2>/dev/null || true
   fi
   stop_one slurmd
   stop_one slurmctld
