@@ -4,6 +4,7 @@
 # finished (point, replicate) with "point", "replicate", "seed", "status", "stats", ...
 
 SWEEP_SOURCE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+export LC_ALL=C # one collation for sort, comm and uniq
 
 say() { echo "[$(date -u +%H:%M:%S)] $*"; }
 fail() {
@@ -28,7 +29,7 @@ bounded() {
 # The point ids of a spec, one per line, sorted: `ringsim sweep SPEC --list` prints one point per
 # line, starting with its id. The one place that knows that format.
 list_points() { # RINGSIM SPEC
-  "$1" sweep "$2" --list | awk 'NF && $1 !~ /^#/ { sub(/[:,]$/, "", $1); print $1 }' | sort
+  bounded "$1" sweep "$2" --list | awk 'NF && $1 !~ /^#/ { sub(/[:,]$/, "", $1); print $1 }' | sort
 }
 
 # Every line of DIR's shard files as "point<TAB>replicate", sorted (duplicates kept).
