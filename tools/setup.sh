@@ -10,6 +10,7 @@ packages=(
   libboost-program-options-dev
   libgtest-dev            # GoogleTest
   linux-libc-dev          # <linux/perf_event.h>: the real perf ABI
+  gnuplot-nox             # tools/plot-sweep, the pictures in docs/
 )
 
 missing=()
