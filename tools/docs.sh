@@ -3,7 +3,8 @@
 # that follows a marker
 #
 #   <!-- docs: COMMAND -->          the block becomes "$ COMMAND" and COMMAND's stdout
-#   <!-- docs-hidden: COMMAND -->   COMMAND runs (e.g. to make a picture); nothing is shown
+#   <!-- docs-command: COMMAND -->  the block becomes "$ COMMAND" alone (e.g. it makes a picture)
+#   <!-- docs-hidden: COMMAND -->   COMMAND runs; nothing is shown, no block follows
 #
 # Commands run in order, per page, in a scratch directory that looks like the repository's
 # root (scenarios/, tools/, tests/ link to the repository; docs/img/ is where pictures go),
@@ -39,7 +40,7 @@ export PATH="$scratch/bin:$PATH"
 
 status=0
 for page in "${pages[@]}"; do
-  grep -q '^<!-- docs\(-hidden\)\?: ' "$page" || continue
+  grep -q '^<!-- docs\(-hidden\|-command\)\?: ' "$page" || continue
   new="$scratch/out/$(echo "$page" | tr / _)"
   : >"$new"
   skipping=0 pending=""
@@ -50,15 +51,19 @@ for page in "${pages[@]}"; do
       if [[ $skipping == 2 ]]; then [[ $line == '```' ]] && skipping=0; continue; fi
     fi
     printf '%s\n' "$line" >>"$new"
-    if [[ $line =~ ^\<\!--\ docs(-hidden)?:\ (.*)\ --\>$ ]]; then
+    if [[ $line =~ ^\<\!--\ docs(-hidden|-command)?:\ (.*)\ --\>$ ]]; then
       cmd=${BASH_REMATCH[2]}
       if ! output=$(cd "$scratch/root" && bash -c "$cmd" 2>"$scratch/stderr"); then
         echo "docs.sh: $page: '$cmd' failed:" >&2
         cat "$scratch/stderr" >&2
         exit 1
       fi
-      if [[ -z ${BASH_REMATCH[1]} ]]; then
-        { printf '```console\n$ %s\n' "$cmd"; [[ -n $output ]] && printf '%s\n' "$output"; printf '```\n'; } >>"$new"
+      kind=${BASH_REMATCH[1]}
+      if [[ $kind != -hidden ]]; then
+        [[ $kind == -command ]] && output=""
+        shown=${cmd//; /$'\n'\$ }     # one command per line, as a reader types them
+        shown=${shown// && /$'\n'\$ }
+        { printf '```console\n$ %s\n' "$shown"; [[ -n $output ]] && printf '%s\n' "$output"; printf '```\n'; } >>"$new"
         skipping=1
       fi
     elif ((skipping == 1)); then
