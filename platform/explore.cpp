@@ -5,6 +5,7 @@
 #include "platform/explore.h"
 
 #include "platform/runner/process_pool.h"
+#include "platform/runner/ringsim_child.h"
 
 #include <boost/program_options.hpp>
 
@@ -396,7 +397,7 @@ RunResult error_run(uint64_t seed, const ChildStatus& status, const fs::path& di
 // rejected the scenario (its stderr is printed) or there is nowhere to run.
 std::optional<int> run_study(const Options& o, std::vector<Cell>& cells,
                              const std::string& self_exe) {
-    if (access(self_exe.c_str(), X_OK) != 0) {
+    if (!self_exe.empty() && access(self_exe.c_str(), X_OK) != 0) {
         std::cerr << "ringsim " << o.cmd << ": cannot execute " << self_exe << ": "
                   << std::strerror(errno) << "\n";
         return kExitModelError;
@@ -414,14 +415,14 @@ std::optional<int> run_study(const Options& o, std::vector<Cell>& cells,
     const auto seed_of = [&](size_t i) { return o.first_seed + i % o.runs; };
 
     const auto make_job = [&](size_t i) {
-        Job job{{self_exe, "run", o.scenario, "--seed", std::to_string(seed_of(i)), "--out",
-                 dir_of(i).string()},
-                {},
-                dir_of(i)};
+        std::vector<std::string> args = {"run", o.scenario, "--seed", std::to_string(seed_of(i)),
+                                         "--out", dir_of(i).string()};
         for (const auto* sets : {&o.sets, &std::as_const(cells[i / o.runs]).sets})
             for (const std::string& s : *sets)
-                job.argv.insert(job.argv.end(), {"--set", s});
-        return job;
+                args.insert(args.end(), {"--set", s});
+        if (self_exe.empty()) return runner::ringsim_job(std::move(args), dir_of(i));
+        args.insert(args.begin(), self_exe);
+        return Job{args, {}, dir_of(i)};
     };
     size_t done = 0;
     std::optional<int> stop;

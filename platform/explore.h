@@ -15,8 +15,8 @@
 namespace ringsim::platform {
 
 // `ringsim explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]...
-// [--json FILE]`. `args` follow the command word; `self_exe` is the ringsim binary that runs
-// each simulation. Exit code: 0 done (violations are findings, not errors), 2 bad arguments or
+// [--json FILE]`. `args` follow the command word; `self_exe` is the program that runs each
+// simulation as `self_exe run ...`, or empty for ringsim itself, forked without an exec. Exit code: 0 done (violations are findings, not errors), 2 bad arguments or
 // a scenario the runs reject, 3 some run ended in a model error or a crash.
 int explore_main(const std::vector<std::string>& args, const std::string& self_exe);
 

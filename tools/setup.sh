@@ -10,10 +10,10 @@ packages=(
   libboost-program-options-dev
   libgtest-dev            # GoogleTest
   linux-libc-dev          # <linux/perf_event.h>: the real perf ABI
+  gnuplot-nox             # tools/plot-sweep, the pictures in docs/
   munge slurmctld slurmd slurm-client  # tests/sweep: a private Slurm cluster (tools/slurm)
   parallel                # tests/sweep: shards under GNU parallel
   jq                      # tests/sweep: comparing shard files
-  gnuplot-nox             # plotting merged sweeps
 )
 
 missing=()

@@ -5,8 +5,8 @@
 // from several directories or shards.
 #include "platform/sweep/sweep_cmd.h"
 
-#include "platform/cli.h"
 #include "platform/runner/process_pool.h"
+#include "platform/runner/ringsim_child.h"
 #include "platform/sweep/points.h"
 #include "platform/sweep/results.h"
 #include "platform/sweep/spec.h"
@@ -205,17 +205,6 @@ std::set<uint64_t> done_items(const ResultLines& lines, const Plan& plan) {
     return done;
 }
 
-// The child's `ringsim run`, in the forked process itself (no exec): what run_cli does for
-// `ringsim run SCENARIO --seed S --out DIR --set ...`.
-int run_in_child(const std::vector<std::string>& argv) {
-    std::vector<std::string> strings = argv;
-    std::vector<char*> pointers;
-    for (auto& s : strings)
-        pointers.push_back(s.data());
-    pointers.push_back(nullptr);
-    return run_cli(int(strings.size()), pointers.data());
-}
-
 class Progress {
 public:
     Progress(uint64_t total, uint64_t done_before)
@@ -363,16 +352,13 @@ int run_sweep(const SweepArgs& a) {
         return replicate_seed(s.seed, point_of(i).id, replicate_of(i));
     };
     const auto make_job = [&](size_t i) {
-        runner::Job job;
-        job.dir = work / std::to_string(todo[i]);
-        job.timeout_s = a.timeout;
-        std::vector<std::string> argv = {"ringsim", "run", s.scenario, "--seed",
-                                         std::to_string(seed_of(i)), "--out", job.dir.string()};
+        const fs::path run_dir = work / std::to_string(todo[i]);
+        std::vector<std::string> args = {"run", s.scenario, "--seed", std::to_string(seed_of(i)),
+                                         "--out", run_dir.string()};
         for (const auto* sets : {&s.sets, &point_of(i).sets})
             for (const std::string& set : *sets)
-                argv.insert(argv.end(), {"--set", set});
-        job.body = [argv] { return run_in_child(argv); };
-        return job;
+                args.insert(args.end(), {"--set", set});
+        return runner::ringsim_job(std::move(args), run_dir, a.timeout);
     };
     const auto on_done = [&](size_t i, const runner::ChildStatus& status) {
         const Point& p = point_of(i);

@@ -2,7 +2,10 @@
 //  - the cost of one raw SystemC thread switch on this machine, measured in this run;
 //  - for quickstart and the reference scenario: simulated seconds per wall second, wall
 //    nanoseconds per simulated record, and that cost in raw thread switches;
-//  - peak memory of the reference scenario at 1 s and 10 s of simulated time.
+//  - peak memory of the reference scenario at 1 s and 10 s of simulated time;
+//  - sweeps: the speed-up of 2 jobs over 1 on 64 quickstart points, the runner's cost per
+//    point (process start, elaboration, teardown, result line) on a 1 us scenario beside a
+//    plain `ringsim run` of it, and `ringsim matrix` on the teaching matrix.
 // Each simulation runs in its own process (ringsim run), measured with wait4's rusage.
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -112,6 +115,99 @@ double explore_runs_per_second(const std::string& ringsim, const std::string& sc
     return runs / std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// Wall and CPU time (user + system, the process and the children it reaped) of a command.
+struct Cost {
+    bool ok = false;
+    double wall_s = 0, cpu_s = 0;
+};
+
+Cost run_command(const std::vector<std::string>& command) {
+    std::vector<std::string> args = command;
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::fflush(stdout);
+    const auto t0 = Clock::now();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    rusage ru{};
+    wait4(pid, &status, 0, &ru);
+    Cost c;
+    c.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    c.cpu_s = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+              double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+    c.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return c;
+}
+
+// A sweep spec in a scratch file: quickstart with `set`, data_pages x writer rate.
+std::string write_spec(const std::string& dir, const std::string& source, const nlohmann::json& set,
+                       const nlohmann::json& rates, int replicates) {
+    const nlohmann::json spec = {
+        {"scenario", source + "/scenarios/quickstart.json"},
+        {"set", set},
+        {"axes", {{{"path", "session.data_pages"}, {"values", {1, 2, 4, 8}}},
+                  {{"path", "workload.writers.0.rate"}, {"values", rates}}}},
+        {"replicates", replicates}};
+    const std::string file = dir + "/spec-" + std::to_string(replicates) + ".json";
+    std::ofstream(file) << spec.dump();
+    return file;
+}
+
+// The sweep figures of issue 9. Returns false when a command failed.
+bool sweep_figures(const std::string& ringsim, const std::string& source) {
+    const std::string dir = "/tmp/ringsim-bench-sweep-" + std::to_string(getpid());
+    std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str());
+    nlohmann::json rates = nlohmann::json::array();
+    for (int khz = 5; khz < 21; ++khz) rates.push_back(std::to_string(khz) + "kHz");
+    // 64 quickstart points (100 ms simulated each), with 1 and with 2 jobs.
+    const std::string points = write_spec(dir, source, nlohmann::json::object(), rates, 1);
+    const Cost one = run_command({ringsim, "sweep", points, "--out", dir + "/one", "--jobs", "1"});
+    const Cost two = run_command({ringsim, "sweep", points, "--out", dir + "/two", "--jobs", "2"});
+    // The runner's cost per point: 200 runs of a 1 us scenario, one at a time; beside it, a
+    // plain `ringsim run` of the same scenario (exec, dynamic linking and all).
+    const std::string tiny = write_spec(dir, source, {{"duration", "1us"}}, {"10kHz"}, 50);
+    const Cost overhead =
+        run_command({ringsim, "sweep", tiny, "--out", dir + "/tiny", "--jobs", "1"});
+    Cost plain;
+    plain.ok = true;
+    const int plain_runs = 50;
+    for (int i = 0; i < plain_runs; ++i) {
+        const Cost c = run_command({ringsim, "run", source + "/scenarios/quickstart.json", "--set",
+                                    "duration=1us", "--out", dir + "/plain"});
+        plain.ok = plain.ok && c.ok;
+        plain.wall_s += c.wall_s / plain_runs;
+        plain.cpu_s += c.cpu_s / plain_runs;
+    }
+    // ringsim matrix on the teaching matrix: 16 barrier subsets x 3 models x 200 runs.
+    const Cost matrix = run_command({ringsim, "matrix", source + "/scenarios/teaching/matrix.json",
+                                     "--runs", "200", "--jobs", "2"});
+    std::system(("rm -rf " + dir).c_str());
+    if (!one.ok || !two.ok || !overhead.ok || !plain.ok || !matrix.ok) {
+        std::printf("\nsweep figures: FAILED to run (%d %d %d %d %d)\n", one.ok, two.ok,
+                    overhead.ok, plain.ok, matrix.ok);
+        return false;
+    }
+    std::printf("\nsweeps (issue 9):\n");
+    std::printf("  64 quickstart points: %.2f s with 1 job, %.2f s with 2 jobs: x%.2f (target "
+                ">= 1.8: %s)\n", one.wall_s, two.wall_s, one.wall_s / two.wall_s,
+                one.wall_s / two.wall_s >= 1.8 ? "met" : "MISSED");
+    const double per_point = overhead.wall_s / 200;
+    std::printf("  runner, per point of a 1 us scenario: %.2f ms wall, %.2f ms CPU (target "
+                "<= 5 ms: %s); plain `ringsim run`: %.2f ms wall, %.2f ms CPU\n",
+                per_point * 1e3, overhead.cpu_s / 200 * 1e3, per_point <= 0.005 ? "met" : "MISSED",
+                plain.wall_s * 1e3, plain.cpu_s * 1e3);
+    std::printf("  matrix teaching/matrix.json --runs 200 --jobs 2: %.1f s wall, %.1f s CPU "
+                "(target < 30 s: %s)\n", matrix.wall_s, matrix.cpu_s,
+                matrix.wall_s < 30 ? "met" : "MISSED");
+    return true;
+}
+
 void report(const char* name, const RunResult& r, double switch_ns) {
     if (!r.ok) {
         std::printf("%-22s FAILED to run\n", name);
@@ -140,12 +236,14 @@ void report_aux(const char* name, const RunResult& r) {
 } // namespace
 
 int sc_main(int argc, char** argv) {
-    std::string ringsim = "build/ringsim", source = ".";
+    std::string ringsim = "build/ringsim", source = ".", only;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--ringsim") ringsim = argv[i + 1];
         else if (flag == "--source") source = argv[i + 1];
+        else if (flag == "--only") only = argv[i + 1]; // "sweeps": just the sweep figures
     }
+    if (only == "sweeps") return sweep_figures(ringsim, source) ? 0 : 1;
     const double sw = thread_switch_ns();
     std::printf("raw SystemC thread switch: %.1f ns (SystemC %s)\n\n", sw, sc_core::sc_release());
 
@@ -176,7 +274,9 @@ int sc_main(int argc, char** argv) {
     std::printf("\nexplore teaching/matrix.json: %.1f runs/s with 1 job, %.1f with 2 jobs "
                 "(x%.2f)\n", one, two, two / one);
 
-    if (!ref1.ok || !ref10.ok) return 1;
+    const bool sweeps_ok = sweep_figures(ringsim, source);
+
+    if (!ref1.ok || !ref10.ok || !sweeps_ok) return 1;
     const double switches = ref1.wall_s * 1e9 / ref1.records / sw;
     const double mem_ratio = ref10.max_rss_mib / ref1.max_rss_mib;
     std::printf("\ntargets (reference scenario, one core):\n");

@@ -279,6 +279,25 @@ TEST(Table, MaximiseAtLeastAndNoneInRange) {
     EXPECT_EQ(*a.lines[1].value, 16); // the largest that loses at least 5
 }
 
+// A point whose stats.json lacks the target's metric (an AUX figure of a run without an AUX
+// area) never meets the target, and the answer says why instead of a bare "none in range".
+TEST(Table, APointWithoutTheMetricIsSaidSo) {
+    const SweepInfo info = small_info();
+    std::vector<json> lines;
+    for (const auto& p : info.points)
+        for (uint64_t r = 0; r < 2; ++r) {
+            json l = line(p.id, r, 0);
+            if (p.value_index[1] == 1) l["stats"] = {{"total", json::object()}};
+            lines.push_back(l);
+        }
+    const Answer a = answer(info, build_table(info, lines));
+    ASSERT_EQ(a.lines.size(), 2u);
+    EXPECT_EQ(*a.lines[0].value, 4);
+    EXPECT_FALSE(a.lines[1].value);
+    EXPECT_EQ(a.lines[1].note,
+              "3 point(s) of this line without total.records.lost in their stats.json");
+}
+
 TEST(Table, SweepJsonRoundTrips) {
     SweepInfo info = small_info();
     // What sweep_json writes, as parse_sweep_json reads it back.

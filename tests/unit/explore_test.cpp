@@ -354,6 +354,26 @@ TEST_F(ExploreTest, RealBinaryExploresQuickstartWithoutViolations) {
     EXPECT_TRUE(tmp_is_empty());
 }
 
+// Without an executable, each run is this very process forked (runner/ringsim_child.h): the
+// same results as running the binary, and the scenario's errors still stop the study.
+TEST_F(ExploreTest, ForkedRunsGiveWhatTheBinaryGives) {
+    const std::vector<std::string> args = {scenario(), "--runs", "3", "--jobs", "2", "--set",
+                                           "session.data_pages=1", "--json"};
+    auto forked = args, binary = args;
+    forked.push_back((dir / "forked.json").string());
+    binary.push_back((dir / "binary.json").string());
+    const Captured f = capture(explore_main, forked, "");
+    const Captured b = capture(explore_main, binary, RINGSIM_BINARY);
+    EXPECT_EQ(f.code, 0) << f.err;
+    EXPECT_EQ(f.out, b.out);
+    EXPECT_EQ(read_json_file(dir / "forked.json"), read_json_file(dir / "binary.json"));
+    const Captured bad =
+        capture(explore_main, {scenario(), "--runs", "2", "--set", "session.data_pages=6"}, "");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("/session/data_pages"), std::string::npos) << bad.err;
+    EXPECT_TRUE(tmp_is_empty());
+}
+
 TEST_F(ExploreTest, RealBinaryRejectsABadOverride) {
     const Captured c = capture(
         explore_main, {scenario(), "--runs", "4", "--set", "session.data_pages=6"}, RINGSIM_BINARY);

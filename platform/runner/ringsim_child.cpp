@@ -1,0 +1,23 @@
+#include "platform/runner/ringsim_child.h"
+
+#include "platform/cli.h"
+
+namespace ringsim::platform::runner {
+
+Job ringsim_job(std::vector<std::string> args, std::filesystem::path dir, double timeout_s) {
+    Job job;
+    job.dir = std::move(dir);
+    job.timeout_s = timeout_s;
+    args.insert(args.begin(), "ringsim");
+    job.argv = args; // for messages; the body runs them in this very binary
+    job.body = [args]() mutable {
+        std::vector<char*> pointers;
+        for (auto& s : args)
+            pointers.push_back(s.data());
+        pointers.push_back(nullptr);
+        return run_cli(int(args.size()), pointers.data());
+    };
+    return job;
+}
+
+} // namespace ringsim::platform::runner
