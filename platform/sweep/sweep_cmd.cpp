@@ -255,8 +255,15 @@ void summarise_dir(const fs::path& dir, const json& sweep_doc, const ResultLines
     if (!info->target) return;
     const Answer a = answer(*info, t);
     print_answer(std::cout, *info, a);
-    std::ofstream(dir / "answer.csv") << answer_csv(*info, a);
-    std::cout << "ringsim sweep: wrote " << (dir / "answer.csv").string() << "\n";
+    // Shards finishing together on a shared DIR may both write it: whole files, renamed.
+    const fs::path tmp = dir / (".answer.csv." + std::to_string(getpid()));
+    std::ofstream(tmp) << answer_csv(*info, a);
+    std::error_code ec;
+    fs::rename(tmp, dir / "answer.csv", ec);
+    if (ec)
+        std::cerr << "ringsim sweep: cannot write " << (dir / "answer.csv").string() << "\n";
+    else
+        std::cout << "ringsim sweep: wrote " << (dir / "answer.csv").string() << "\n";
 }
 
 int run_sweep(const SweepArgs& a) {
