@@ -119,4 +119,18 @@ private:
     std::map<std::string, size_t> m_index;
 };
 
+// Each model declares its statistics in its own .cpp; stat_registry() (platform/) calls these
+// in this order, which is the order of `ringsim stats` and docs/statistics.md.
+void declare_perf_buffer_stats(StatRegistry& r);    // kernel/perf_buffer.cpp
+void declare_perf_wakeup_stats(StatRegistry& r);    // kernel/perf_wakeup.cpp
+void declare_checker_stats(StatRegistry& r);        // check/checker.cpp
+void declare_consumer_stats(StatRegistry& r);       // user/perf_consumer.cpp
+void declare_mmu_stats(StatRegistry& r);            // memory/mmu.cpp
+void declare_aux_checker_stats(StatRegistry& r);    // check/aux_checker.cpp
+void declare_perf_aux_stats(StatRegistry& r);       // kernel/perf_aux.cpp
+void declare_cs_etm_driver_stats(StatRegistry& r);  // kernel/cs_etm_driver.cpp
+void declare_cs_etm_event_stats(StatRegistry& r);   // kernel/cs_etm_event.cpp
+void declare_etr_sink_stats(StatRegistry& r);       // coresight/etr_sink.cpp
+void declare_auxtrace_reader_stats(StatRegistry& r); // user/auxtrace_reader.cpp
+
 } // namespace ringsim::models
