@@ -50,6 +50,12 @@ TEST(StatRegistry, RefusesAPathDeclaredTwiceAndARatioOfNothing) {
                  std::logic_error);
     // A total-only counter cannot divide a per-buffer ratio.
     EXPECT_THROW(r.ratio("x.per_poll", "a / polls", "x.a", "w.polls"), std::logic_error);
+    // What was refused left no trace; what was declared is found with its unit.
+    EXPECT_EQ(r.decls().size(), 4u);
+    ASSERT_NE(r.find("x.a_fraction"), nullptr);
+    EXPECT_EQ(r.find("x.a_fraction")->unit, "fraction");
+    EXPECT_EQ(r.find("x.a")->description, "the a of each block");
+    EXPECT_EQ(r.find("x.c_fraction"), nullptr);
 }
 
 TEST(StatRegistry, SumsTheInstancesOfAScopeAndDividesRatios) {
