@@ -325,7 +325,10 @@ void Platform::build_aux() {
     m_rate = std::make_unique<TraceRate>(m_sc.trace.rate, phases);
     m_source_of_cpu.assign(m_sc.cpus, nullptr);
     std::vector<const EtmSource*> sources;
+    std::vector<unsigned> books_of_source; // the buffer of the event tracing each source
     for (unsigned cpu : m_traced) {
+        const bool per_thread = m_sc.deployment == Deployment::per_thread;
+        books_of_source.push_back(per_thread ? 0 : unsigned(sources.size())); // as m_buffers
         m_sources.emplace_back("etm" + std::to_string(cpu), uint8_t(0x10 + cpu), *m_rate,
                                uint32_t(m_sc.trace.sync_period));
         m_source_of_cpu[cpu] = &m_sources.back();
@@ -352,8 +355,8 @@ void Platform::build_aux() {
         checked.push_back({p.name, aux_size, base});
         outputs.push_back({i, b.rb.get(), &m_auxes.back(), base, aux_size});
     }
-    m_aux_checker = std::make_unique<AuxChecker>(sources, checked, m_sc.aux.snapshot,
-                                                 &m_memory.engine(), m_aux_stats);
+    m_aux_checker = std::make_unique<AuxChecker>(sources, books_of_source, checked,
+                                                 m_sc.aux.snapshot, &m_memory.engine());
     m_checker->set_aux_record_sink([this](unsigned idx, uint64_t off, uint64_t size,
                                           uint64_t flags) {
         m_aux_checker->on_aux_record(idx, off, size, flags);
@@ -457,44 +460,34 @@ void Platform::build_aux_reader() {
     m_consumer->set_aux(m_aux_reader.get());
 }
 
-models::AuxStats Platform::aux_stats() const {
-    AuxStats s = m_aux_stats;
-    if (!m_sc.aux.enabled) return s;
-    for (const PerfAux& a : m_auxes) {
-        s.records += a.records_emitted();
-        s.records_lost += a.records_lost();
+StatInstances Platform::buffer_stat_instances(unsigned i) const {
+    StatInstances in;
+    in.add(m_buffers.at(i).stats);
+    if (m_sc.aux.enabled) {
+        // The buffer's AUX area, the event writing into it and the books of its trace.
+        in.add(m_auxes.at(i));
+        in.add(*m_events.at(i));
+        in.add(m_aux_checker->books(i));
     }
-    const CsEtmCounters& d = m_driver->counters();
-    s.starts = d.starts;
-    s.begin_failures = d.begin_failures;
-    s.stops = d.stops;
-    s.harvests = d.harvests;
-    s.harvests_skipped_shared = d.harvest_skipped_shared;
-    s.harvested_bytes = d.harvested_bytes;
-    s.truncated = d.truncated;
-    s.barrier_packets = d.barrier_packets;
-    s.memerr_captures = d.memerr_captures;
-    s.wrapped_captures = d.wrapped_captures;
-    for (const auto& e : m_events) {
-        s.kernel_disables += e->counters().kernel_disables;
-        s.reenables += e->counters().reenables;
+    return in;
+}
+
+StatInstances Platform::total_stat_instances() const {
+    StatInstances in;
+    in.add(*m_consumer);
+    for (unsigned i = 0; i < m_buffers.size(); ++i) {
+        in.add(m_buffers[i].stats);
+        if (!m_sc.aux.enabled) continue;
+        in.add(m_auxes[i]);
+        in.add(*m_events[i]);
+        in.add(m_aux_checker->books(i));
     }
-    for (const auto& k : m_sinks) {
-        s.sink_captures += k->captures();
-        s.sink_bursts += k->bursts();
-        s.sink_dma_stores += k->dma_stores();
-        s.sink_overflow_bytes += k->overflow_bytes();
-        s.sink_sg_walk_failures += k->sg_walk_failures();
-        s.sink_sg_walk_time += k->sg_walk_time();
-    }
-    if (m_aux_reader) {
-        const auto& r = m_aux_reader->counters();
-        s.consumer_reads = r.reads;
-        s.consumer_bytes_copied = r.bytes_copied;
-        s.consumer_snapshots = r.snapshots;
-        s.consumer_lapped_reads = r.lapped_reads;
-    }
-    return s;
+    if (!m_sc.aux.enabled) return in;
+    in.add(*m_driver);
+    for (const auto& k : m_sinks) in.add(*k);
+    in.add(*m_aux_checker);
+    in.add(*m_aux_reader);
+    return in;
 }
 
 } // namespace ringsim::platform

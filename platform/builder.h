@@ -6,6 +6,7 @@
 #include "models/check/aux_checker.h"
 #include "models/check/checker.h"
 #include "models/coresight/etm_source.h"
+#include "models/common/stat_registry.h"
 #include "models/coresight/etr_sink.h"
 #include "models/kernel/cs_etm_event.h"
 #include "models/user/auxtrace_reader.h"
@@ -46,8 +47,10 @@ public:
     models::MmuPort& consumer_mmu() { return *m_tool_port; }
     bool finished() const { return m_finished; }
     bool aux_enabled() const { return m_sc.aux.enabled; }
-    // The AUX path's statistics (all zero without an AUX area).
-    models::AuxStats aux_stats() const;
+    // The model instances whose statistics (stat_paths.h) a buffer's object holds, and
+    // those the total holds: every instance, each counted once.
+    models::StatInstances buffer_stat_instances(unsigned i) const;
+    models::StatInstances total_stat_instances() const;
     const models::AuxChecker* aux_checker() const { return m_aux_checker.get(); }
 
 private:
@@ -92,7 +95,6 @@ private:
     std::unique_ptr<models::CsEtmDriver> m_driver;
     std::vector<std::unique_ptr<models::CsEtmEvent>> m_events;
     std::unique_ptr<models::AuxtraceReader> m_aux_reader;
-    models::AuxStats m_aux_stats;
     bool m_finished = false;
     size_t m_writers_running = 0;
     void writer_done();

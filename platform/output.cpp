@@ -1,6 +1,7 @@
 #include "platform/output.h"
 
 #include "platform/config/units.h"
+#include "platform/stat_paths.h"
 
 #include <iomanip>
 #include <sstream>
@@ -11,13 +12,15 @@
 
 namespace ringsim::platform {
 
-using models::BufferStats;
+using models::StatScope;
+using models::StatValues;
 using nlohmann::json;
 
 namespace {
 
 // "records.produced" -> obj["records"]["produced"].
-void put_path(json& obj, const std::string& dotted, uint64_t value) {
+template <class V>
+void put_path(json& obj, const std::string& dotted, V value) {
     json* node = &obj;
     size_t from = 0;
     for (size_t dot; (dot = dotted.find('.', from)) != std::string::npos; from = dot + 1)
@@ -32,37 +35,38 @@ std::string human_time(uint64_t ps) {
     return o.str();
 }
 
-json stats_object(const BufferStats& s) {
+json stats_object(const StatValues& v) {
     json obj = json::object();
-    for (const auto& d : models::buffer_stat_defs()) put_path(obj, d.path, s.*d.field);
+    for (const models::StatValue& x : v.all()) {
+        if (x.decl->ratio()) put_path(obj, x.decl->path, x.fraction);
+        else put_path(obj, x.decl->path, x.count);
+    }
     return obj;
+}
+
+StatValues total_values(const Platform& p) {
+    return StatValues(stat_registry(), p.total_stat_instances(), StatScope::total);
+}
+
+StatValues buffer_values(const Platform& p, unsigned i) {
+    return StatValues(stat_registry(), p.buffer_stat_instances(i), StatScope::buffer);
+}
+
+// AUX violations, 0 without an AUX area.
+uint64_t aux_violations(const StatValues& t) {
+    return t.has("aux.violations.total") ? t.count("aux.violations.total") : 0;
 }
 
 } // namespace
 
-BufferStats total_stats(const Platform& p) {
-    BufferStats t;
-    for (const BufferSlot& b : p.buffers())
-        for (const auto& d : models::buffer_stat_defs()) t.*d.field += b.stats.*d.field;
-    t.consumer_polls = p.consumer().polls();
-    return t;
-}
-
-json aux_object(const models::AuxStats& a) {
-    json obj = json::object();
-    for (const auto& d : models::aux_stat_defs()) put_path(obj, d.path, models::aux_stat_value(a, d));
-    return obj;
-}
-
 json stats_json(const Platform& p) {
     json out;
-    out["total"] = stats_object(total_stats(p));
-    if (p.aux_enabled()) out["total"]["aux"] = aux_object(p.aux_stats());
+    out["total"] = stats_object(total_values(p));
     json buffers = json::array();
-    for (const BufferSlot& b : p.buffers()) {
-        json obj = stats_object(b.stats);
-        obj["name"] = b.name;
-        obj["cpu"] = b.cpu;
+    for (unsigned i = 0; i < p.buffers().size(); ++i) {
+        json obj = stats_object(buffer_values(p, i));
+        obj["name"] = p.buffers()[i].name;
+        obj["cpu"] = p.buffers()[i].cpu;
         buffers.push_back(std::move(obj));
     }
     out["buffers"] = std::move(buffers);
@@ -70,7 +74,7 @@ json stats_json(const Platform& p) {
 }
 
 json run_json(const Platform& p, const RunInfo& info) {
-    const BufferStats t = total_stats(p);
+    const StatValues t = total_values(p);
     json out;
     out["ringsim_version"] = RINGSIM_VERSION;
     out["scenario"] = info.scenario_path;
@@ -82,76 +86,89 @@ json run_json(const Platform& p, const RunInfo& info) {
     out["events_per_second"] =
         info.wall_seconds > 0 ? double(info.delta_cycles) / info.wall_seconds : 0.0;
     out["records_per_second"] =
-        info.wall_seconds > 0 ? double(t.records_produced) / info.wall_seconds : 0.0;
-    out["data_lost"] = t.records_lost + t.records_overwritten + t.records_unread > 0;
-    out["violations"] = t.violations_total + p.aux_stats().violations_total;
-    if (p.aux_enabled()) {
-        const models::AuxStats a = p.aux_stats();
-        out["aux_data_lost"] = a.bytes_lost + a.bytes_unread + a.bytes_corrupted > 0;
-    }
+        info.wall_seconds > 0 ? double(t.count("records.produced")) / info.wall_seconds : 0.0;
+    out["data_lost"] = t.count("records.lost") + t.count("records.overwritten") +
+                           t.count("records.unread") >
+                       0;
+    out["violations"] = t.count("violations.total") + aux_violations(t);
+    if (p.aux_enabled())
+        out["aux_data_lost"] = t.count("aux.bytes.lost") + t.count("aux.bytes.unread") +
+                                   t.count("aux.bytes.corrupted") >
+                               0;
     out["completed"] = p.finished();
     out["effective_config"] = info.effective;
     return out;
 }
 
-void print_aux_summary(std::ostream& out, const models::AuxStats& a) {
+namespace {
+
+void print_aux_summary(std::ostream& out, const StatValues& t) {
     using models::GapCause;
-    out << "\nAUX: " << a.records_delivered << " PERF_RECORD_AUX in perf.data, "
-        << a.harvests << " harvests, " << a.consumer_reads << " AUX reads";
-    if (a.consumer_snapshots) out << ", " << a.consumer_snapshots << " snapshots";
+    auto n = [&t](const std::string& path) { return t.count("aux." + path); };
+    out << "\nAUX: " << n("records_delivered") << " PERF_RECORD_AUX in perf.data, "
+        << n("driver.harvests") << " harvests, " << n("consumer.reads") << " AUX reads";
+    if (n("consumer.snapshots")) out << ", " << n("consumer.snapshots") << " snapshots";
     out << "\n";
     // perf_session__warn_about_errors (C9).
-    if (a.truncated_delivered)
-        out << "perf: AUX data lost " << a.truncated_delivered << " times out of "
-            << a.records_delivered << "!\n";
+    if (n("truncated_delivered"))
+        out << "perf: AUX data lost " << n("truncated_delivered") << " times out of "
+            << n("records_delivered") << "!\n";
     else
         out << "perf: no AUX loss warning (no PERF_RECORD_AUX with TRUNCATED)\n";
-    out << "ringsim: trace produced " << a.bytes_produced << " = delivered " << a.bytes_delivered
-        << " + lost " << a.bytes_lost << " + unread " << a.bytes_unread;
-    if (a.bytes_corrupted) out << " + corrupted " << a.bytes_corrupted;
+    out << "ringsim: trace produced " << n("bytes.produced") << " = delivered "
+        << n("bytes.delivered") << " + lost " << n("bytes.lost") << " + unread "
+        << n("bytes.unread");
+    if (n("bytes.corrupted")) out << " + corrupted " << n("bytes.corrupted");
     out << " bytes\n";
     for (size_t c = 0; c < models::kGapCauses; ++c) {
-        if (!a.gaps_by_cause[c] && !a.lost_by_cause[c]) continue;
-        out << "ringsim:   " << std::left << std::setw(20) << models::to_string(GapCause(c))
-            << std::right << std::setw(8) << a.gaps_by_cause[c] << " gaps "
-            << std::setw(12) << a.lost_by_cause[c]
+        const std::string cause = models::to_string(GapCause(c));
+        const uint64_t gaps = n("gaps_by_cause." + cause), lost = n("lost_by_cause." + cause);
+        if (!gaps && !lost) continue;
+        out << "ringsim:   " << std::left << std::setw(20) << cause << std::right
+            << std::setw(8) << gaps << " gaps " << std::setw(12) << lost
             << (c >= models::kLossCauses ? " bytes not traced\n" : " bytes lost\n");
     }
-    if (a.violations_total)
-        out << "ringsim: " << a.violations_total << " AUX VIOLATIONS (stale "
-            << a.violations_stale << ", overwritten " << a.violations_overwritten
-            << ", unexplained " << a.violations_unexplained << ", duplicated "
-            << a.violations_duplicated << ", accounting " << a.violations_accounting << ")\n";
+    if (n("violations.total"))
+        out << "ringsim: " << n("violations.total") << " AUX VIOLATIONS (stale "
+            << n("violations.stale") << ", overwritten " << n("violations.overwritten")
+            << ", unexplained " << n("violations.unexplained") << ", duplicated "
+            << n("violations.duplicated") << ", accounting " << n("violations.accounting")
+            << ")\n";
 }
 
+} // namespace
+
 void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
-    const BufferStats t = total_stats(p);
+    const StatValues t = total_values(p);
+    auto n = [&t](const char* path) { return t.count(path); };
     out << "ringsim " << RINGSIM_VERSION << ": " << info.scenario_path << " (seed " << info.seed
         << ")\n";
     out << "simulated " << std::fixed << std::setprecision(6) << double(info.sim_time_ps) * 1e-9
         << " ms in " << std::setprecision(3) << info.wall_seconds << " s of wall time\n\n";
 
-    auto row = [&](const std::string& name, const BufferStats& s) {
+    auto row = [&](const std::string& name, const StatValues& s) {
         out << std::left << std::setw(8) << name << std::right << std::setw(10)
-            << s.records_produced << std::setw(11) << s.records_delivered << std::setw(8)
-            << s.records_lost << std::setw(8) << s.records_unread << std::setw(12)
-            << s.records_overwritten << std::setw(6) << s.lost_records << std::setw(9)
-            << s.wakeups << std::setw(7) << s.consumer_polls << std::setw(11)
-            << s.violations_total << "\n";
+            << s.count("records.produced") << std::setw(11) << s.count("records.delivered")
+            << std::setw(8) << s.count("records.lost") << std::setw(8)
+            << s.count("records.unread") << std::setw(12) << s.count("records.overwritten")
+            << std::setw(6) << s.count("lost_records") << std::setw(9) << s.count("wakeups")
+            << std::setw(7) << s.count("consumer.polls") << std::setw(11)
+            << s.count("violations.total") << "\n";
     };
     out << std::left << std::setw(8) << "buffer" << std::right << std::setw(10) << "produced"
         << std::setw(11) << "delivered" << std::setw(8) << "lost" << std::setw(8) << "unread"
         << std::setw(12) << "overwritten" << std::setw(6) << "LOST" << std::setw(9)
         << "wakeups" << std::setw(7) << "polls" << std::setw(11) << "violations" << "\n";
-    for (const BufferSlot& b : p.buffers()) row(b.name, b.stats);
+    for (unsigned i = 0; i < p.buffers().size(); ++i)
+        row(p.buffers()[i].name, buffer_values(p, i));
     row("total", t);
     out << "\n";
 
     // What perf report would print for this perf.data (session.c :
     // perf_session__warn_about_errors, C9): only when PERF_RECORD_LOST records exist.
-    if (t.lost_records) {
-        out << "perf: Processed " << t.records_delivered + t.lost_records << " events and lost "
-            << t.lost_records << " chunks!\n";
+    if (n("lost_records")) {
+        out << "perf: Processed " << n("records.delivered") + n("lost_records")
+            << " events and lost " << n("lost_records") << " chunks!\n";
         out << "perf: Check IO/CPU overload!\n";
     } else {
         out << "perf: no loss warning (no PERF_RECORD_LOST in the data)\n";
@@ -159,26 +176,27 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     if (p.consumer().keep_up_warnings())
         out << "perf: failed to keep up with mmap data. (warn only once)\n";
 
-    out << "ringsim: produced " << t.records_produced << " = delivered " << t.records_delivered
-        << " + lost " << t.records_lost << " + unread " << t.records_unread << " + overwritten "
-        << t.records_overwritten;
-    if (t.records_corrupted + t.records_missing)
-        out << " + corrupted " << t.records_corrupted << " + missing " << t.records_missing;
-    if (t.records_skipped) out << " + skipped " << t.records_skipped;
+    out << "ringsim: produced " << n("records.produced") << " = delivered "
+        << n("records.delivered") << " + lost " << n("records.lost") << " + unread "
+        << n("records.unread") << " + overwritten " << n("records.overwritten");
+    if (n("records.corrupted") + n("records.missing"))
+        out << " + corrupted " << n("records.corrupted") << " + missing "
+            << n("records.missing");
+    if (n("records.skipped")) out << " + skipped " << n("records.skipped");
     out << " records\n";
-    if (t.records_skipped)
-        out << "ringsim: the tool stepped over " << t.records_skipped
+    if (n("records.skipped"))
+        out << "ringsim: the tool stepped over " << n("records.skipped")
             << " records without reading them (perf_mmap__read_done or a keep-up failure, C3)\n";
-    if (t.records_duplicated)
-        out << "ringsim: perf_mmap__push copied " << t.records_duplicated
+    if (n("records.duplicated"))
+        out << "ringsim: perf_mmap__push copied " << n("records.duplicated")
             << " records twice: data_head moved between its two reads (C4)\n";
-    out << "ringsim: lost " << t.records_lost << " = reported by PERF_RECORD_LOST "
-        << t.lost_reported << " + not yet reported " << t.lost_unreported << "\n";
-    out << "ringsim: " << t.bytes_delivered << " of " << t.bytes_produced
-        << " record bytes delivered, " << t.wakeups << " wakeups ("
-        << t.wakeups_delivered << " delivered), " << t.consumer_polls << " polls\n";
+    out << "ringsim: lost " << n("records.lost") << " = reported by PERF_RECORD_LOST "
+        << n("lost_reported") << " + not yet reported " << n("lost_unreported") << "\n";
+    out << "ringsim: " << n("bytes.delivered") << " of " << n("bytes.produced")
+        << " record bytes delivered, " << n("wakeups") << " wakeups ("
+        << n("wakeups_delivered") << " delivered), " << n("consumer.polls") << " polls\n";
 
-    if (p.aux_enabled()) print_aux_summary(out, p.aux_stats());
+    if (p.aux_enabled()) print_aux_summary(out, t);
 
     if (p.aux_checker()) {
         for (const auto& v : p.aux_checker()->violations()) {
@@ -190,15 +208,16 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
             break; // the first in full; violations.json lists the others
         }
     }
-    if (!t.violations_total) {
-        out << (p.aux_stats().violations_total ? "ringsim: no violations in the data buffers\n"
-                                               : "ringsim: no violations\n");
+    const uint64_t violations = n("violations.total");
+    if (!violations) {
+        out << (aux_violations(t) ? "ringsim: no violations in the data buffers\n"
+                                  : "ringsim: no violations\n");
     } else {
-        out << "ringsim: " << t.violations_total << " VIOLATIONS (stale " << t.violations_stale
-            << ", overwritten " << t.violations_overwritten << ", torn " << t.violations_torn
-            << ", corrupt " << t.violations_corrupt << ", missing " << t.violations_missing
-            << ", duplicated " << t.violations_duplicated << ", accounting "
-            << t.violations_accounting << ")\n";
+        out << "ringsim: " << violations << " VIOLATIONS (stale " << n("violations.stale")
+            << ", overwritten " << n("violations.overwritten") << ", torn "
+            << n("violations.torn") << ", corrupt " << n("violations.corrupt") << ", missing "
+            << n("violations.missing") << ", duplicated " << n("violations.duplicated")
+            << ", accounting " << n("violations.accounting") << ")\n";
         const auto& vs = p.checker().violations();
         if (!vs.empty()) {
             // The first one in full: the story a student follows; the others in a line.
@@ -211,8 +230,8 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
             for (size_t i = 1; i < vs.size(); ++i)
                 out << "  also: " << vs[i].kind << " in " << vs[i].buffer << " at position "
                     << vs[i].pos << ", seen at " << human_time(vs[i].at_ps) << "\n";
-            if (t.violations_total > vs.size())
-                out << "  (" << t.violations_total - vs.size()
+            if (violations > vs.size())
+                out << "  (" << violations - vs.size()
                     << " more; violations.json lists the first " << vs.size() << ")\n";
         }
     }
@@ -234,58 +253,77 @@ json violations_json(const Platform& p) {
     for (const auto& v : p.checker().violations()) add(v);
     if (p.aux_checker())
         for (const auto& v : p.aux_checker()->violations()) add(v);
-    const BufferStats t = total_stats(p);
-    return {{"total", t.violations_total + p.aux_stats().violations_total},
+    const StatValues t = total_values(p);
+    return {{"total", t.count("violations.total") + aux_violations(t)},
             {"listed", list.size()},
             {"violations", list}};
 }
 
+namespace {
+
+bool aux_path(const models::StatDecl& d) { return d.path.compare(0, 4, "aux.") == 0; }
+
+} // namespace
+
 void print_stat_defs(std::ostream& out) {
+    const auto& decls = stat_registry().decls();
     size_t w = 0;
-    for (const auto& d : models::buffer_stat_defs()) w = std::max(w, std::string(d.path).size());
-    out << "Statistics in stats.json, under \"total\" and under each entry of \"buffers\":\n\n";
-    for (const auto& d : models::buffer_stat_defs())
-        out << "  " << std::left << std::setw(int(w) + 2) << d.path << std::setw(12) << d.unit
-            << d.description << "\n";
-    out << "\nStatistics of the AUX path, under \"total.aux\" (with session.aux.enabled):\n\n";
-    for (const auto& d : models::aux_stat_defs())
-        out << "  " << std::left << std::setw(36) << d.path << std::setw(12) << d.unit
-            << d.description << "\n";
+    for (const auto& d : decls) w = std::max(w, d.path.size());
+    auto list = [&](bool aux) {
+        for (const auto& d : decls)
+            if (aux_path(d) == aux)
+                out << "  " << std::left << std::setw(int(w) + 2) << d.path << std::setw(11)
+                    << d.unit << std::setw(16) << models::to_string(d.scope) << d.description
+                    << "\n";
+    };
+    out << "Statistics in stats.json, under \"total\" and under each entry of \"buffers\"\n"
+        << "(path, unit, where, description):\n\n";
+    list(false);
+    out << "\nStatistics of the AUX path (with session.aux.enabled):\n\n";
+    list(true);
 }
 
-} // namespace ringsim::platform
-
-namespace ringsim::platform {
-
 std::string stat_defs_markdown() {
+    const auto& decls = stat_registry().decls();
     std::ostringstream o;
+    auto table = [&](bool aux) {
+        o << "| path | unit | in | description |\n|---|---|---|---|\n";
+        for (const auto& d : decls)
+            if (aux_path(d) == aux)
+                o << "| `" << d.path << "` | " << d.unit << " | " << models::to_string(d.scope)
+                  << " | " << d.description << " |\n";
+    };
     o << "# Statistics\n\n"
-      << "Generated from `models/common/buffer_stats.cpp` (the table `ringsim stats` prints);\n"
-      << "tests/unit/stats_doc_test.cpp fails when this page and the table disagree.\n\n"
+      << "Generated from the statistics registry (`models/common/stat_registry.h`): each model\n"
+      << "declares the statistics it counts in its own .cpp, and `ringsim stats` prints the same\n"
+      << "table; tests/unit/stats_doc_test.cpp fails when this page and the registry disagree.\n\n"
       << "`stats.json` holds an object `total` and an array `buffers`, one entry per ring\n"
-      << "buffer (with its `name` and `cpu`, -1 for a per-thread buffer). Each has the\n"
-      << "statistics below, a dotted path being nested objects (`records.produced` is\n"
-      << "`{\"records\": {\"produced\": N}}`). `total` is the sum over the buffers, except\n"
-      << "`consumer.polls`, which there counts the consumer's poll() calls.\n\n"
+      << "buffer (with its `name` and `cpu`, -1 for a per-thread buffer). A dotted path is\n"
+      << "nested objects (`records.produced` is `{\"records\": {\"produced\": N}}`); the column\n"
+      << "`in` says whether a statistic is under `total`, under each entry of `buffers`, or\n"
+      << "both. `total` is the sum over the buffers, except `consumer.polls`, which there\n"
+      << "counts the consumer's poll() calls. A fraction is a ratio of two counters of the same\n"
+      << "object, a JSON number, 0 when its denominator is. Sweeps and merges address a\n"
+      << "statistic by its full path, `total.records.lost` or `buffers.*.aux.bytes.lost`\n"
+      << "(`*` a buffer's index).\n\n"
       << "Identities the checker enforces per buffer (a violation when they fail):\n"
       << "`records.produced = records.delivered + records.lost + records.unread +\n"
       << "records.overwritten + violations.corrupt + violations.missing` and\n"
-      << "`records.lost = lost_reported + lost_unreported`.\n\n"
-      << "| path | unit | description |\n|---|---|---|\n";
-    for (const auto& d : models::buffer_stat_defs())
-        o << "| `" << d.path << "` | " << d.unit << " | " << d.description << " |\n";
+      << "`records.lost = lost_reported + lost_unreported`.\n\n";
+    table(false);
     o << "\n## The AUX path\n\n"
-      << "With `session.aux.enabled`, `total` also holds `aux`, from\n"
-      << "`models/common/aux_stats.cpp`. Trace bytes are the ETMs' own bytes (count packets,\n"
-      << "A-Sync and Trace Info), not the formatter's frames. The checker closes these books\n"
-      << "per source: `bytes.produced = bytes.delivered + bytes.lost + bytes.unread +\n"
+      << "With `session.aux.enabled`, `total` and each entry of `buffers` also hold `aux`. Trace\n"
+      << "bytes are the ETMs' own bytes (count packets, A-Sync and Trace Info), not the\n"
+      << "formatter's frames. The checker closes these books per source, and a buffer's books\n"
+      << "are those of the sources its event traces (its CPU's ETM per CPU, every ETM the task\n"
+      << "ran on per thread), wherever a shared sink's harvest copied their bytes; the total's\n"
+      << "are their sum: `bytes.produced = bytes.delivered + bytes.lost + bytes.unread +\n"
       << "bytes.corrupted`, `bytes.lost` is the sum of the first seven `lost_by_cause.*`, and\n"
       << "the last two (`stop_window`, `aux_disabled`) count trace never produced, also in\n"
       << "`bytes.untraced`. Each gap in a source's decoded counts is counted once, under its\n"
-      << "first cause, in `gaps_by_cause.*`.\n\n"
-      << "| path | unit | description |\n|---|---|---|\n";
-    for (const auto& d : models::aux_stat_defs())
-        o << "| `aux." << d.path << "` | " << d.unit << " | " << d.description << " |\n";
+      << "first cause, in `gaps_by_cause.*`. The driver's, the sinks' and perf's AUX reader's\n"
+      << "counts serve every buffer and are in `total` only.\n\n";
+    table(true);
     return o.str();
 }
 

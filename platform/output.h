@@ -20,18 +20,17 @@ struct RunInfo {
     uint64_t delta_cycles = 0;   // SystemC scheduler evaluation rounds
 };
 
-// The total: every buffer's statistics summed, except consumer.polls, which counts the
-// consumer's poll() calls (one poll covers every buffer).
-models::BufferStats total_stats(const Platform& p);
-
+// Every statistic of the registry (stat_paths.h) that applies, read from the platform's live
+// model instances: "total" sums every instance (consumer.polls is the consumer's own count),
+// each entry of "buffers" its own buffer's.
 nlohmann::json stats_json(const Platform& p);
 nlohmann::json run_json(const Platform& p, const RunInfo& info);
 // DIR/violations.json: the first violations with their explanations.
 nlohmann::json violations_json(const Platform& p);
 void print_summary(std::ostream& out, const Platform& p, const RunInfo& info);
-// `ringsim stats`: every statistic with its unit and description.
+// `ringsim stats`: every statistic with its unit, where it appears and its description.
 void print_stat_defs(std::ostream& out);
-// docs/statistics.md, generated from the same table.
+// docs/statistics.md, generated from the same registry.
 std::string stat_defs_markdown();
 
 } // namespace ringsim::platform

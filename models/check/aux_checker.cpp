@@ -1,5 +1,6 @@
 #include "models/check/aux_checker.h"
 
+#include "models/common/stat_registry.h"
 #include "models/coresight/formatter.h"
 #include "models/kernel/perf_abi.h"
 
@@ -27,6 +28,7 @@ GapCause cause_of(coresight::UntracedCause u) {
 
 struct AuxChecker::Source {
     const EtmSource* src = nullptr;
+    unsigned books = 0;                      // whose AuxBooks hold its bytes
     IntervalMap<Tag> fates;                  // source bytes: lost / unread / corrupted
     std::map<uint64_t, uint64_t> decoded;    // count runs [first, end)
     uint64_t duplicates = 0;
@@ -88,7 +90,7 @@ struct AuxChecker::Aux {
                 s->add_counts(first, n);
                 s->decoded_packets += n;
             }
-            owner.m_stats.decoded_packets += n;
+            owner.m_n.decoded_packets += n;
         };
         decoder = std::make_unique<coresight::TraceDecoder>(o);
     }
@@ -106,13 +108,18 @@ struct AuxChecker::Aux {
     uint64_t max_end = 0; // the newest committed AUX position
 };
 
-AuxChecker::AuxChecker(std::vector<const EtmSource*> sources, std::vector<CheckedAux> auxes,
-                       bool snapshot, const OrderingEngine* engine, AuxStats& stats,
-                       size_t keep_violations)
-    : m_snapshot(snapshot), m_engine(engine), m_stats(stats), m_keep(keep_violations) {
-    for (const EtmSource* s : sources) {
+AuxChecker::AuxChecker(std::vector<const EtmSource*> sources,
+                       std::vector<unsigned> books_of_source, std::vector<CheckedAux> auxes,
+                       bool snapshot, const OrderingEngine* engine, size_t keep_violations)
+    : m_snapshot(snapshot), m_engine(engine), m_books(auxes.size()), m_keep(keep_violations) {
+    if (books_of_source.size() != sources.size())
+        throw ModelError("aux checker: every source needs the buffer whose books hold it");
+    for (size_t i = 0; i < sources.size(); ++i) {
         auto src = std::make_unique<Source>();
-        src->src = s;
+        src->src = sources[i];
+        src->books = books_of_source[i];
+        if (src->books >= m_books.size())
+            throw ModelError("aux checker: source " + sources[i]->name() + " booked to no buffer");
         m_sources.push_back(std::move(src));
     }
     for (const CheckedAux& a : auxes) m_auxes.push_back(std::make_unique<Aux>(a, *this));
@@ -319,7 +326,7 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
         }
     const uint64_t expected = seqs.front();
     const bool stale = actual == 0 || actual < expected;
-    (stale ? m_stats.violations_stale : m_stats.violations_overwritten)++;
+    (stale ? m_n.violations_stale : m_n.violations_overwritten)++;
     std::ostringstream ex;
     ex << "perf loaded aux_head = " << ctx.head_value << " (load #" << ctx.head_load_seq
        << ", performed at " << ctx.head_load_perform << " ps) and copied AUX bytes [" << pos
@@ -373,8 +380,8 @@ void AuxChecker::take_good(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n
 void AuxChecker::on_aux_record(unsigned idx, uint64_t offset, uint64_t size, uint64_t flags) {
     if (idx >= m_auxes.size()) return;
     Aux& a = *m_auxes[idx];
-    ++m_stats.records_delivered;
-    if (flags & PERF_AUX_FLAG_TRUNCATED) ++m_stats.truncated_delivered;
+    ++m_n.records_delivered;
+    if (flags & PERF_AUX_FLAG_TRUNCATED) ++m_n.truncated_delivered;
     // A5: normal mode names the first new byte; overwrite mode the new head.
     // Every PERF_RECORD_AUX perf.data holds must be one the driver wrote (A3, A5).
     bool known = false;
@@ -385,7 +392,7 @@ void AuxChecker::on_aux_record(unsigned idx, uint64_t offset, uint64_t size, uin
             break;
         }
     if (!known) {
-        ++m_stats.violations_accounting;
+        ++m_n.violations_accounting;
         std::ostringstream ex;
         ex << "perf.data holds PERF_RECORD_AUX {offset " << offset << ", size " << size
            << ", flags " << flags << "} for " << a.info.name
@@ -433,7 +440,7 @@ void AuxChecker::feed(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n) {
 
 void AuxChecker::add(std::string where, std::string kind, uint64_t pos, std::string barriers,
                      std::string explanation, std::string fix) {
-    ++m_stats.violations_total;
+    ++m_n.violations_total;
     if (m_violations.size() >= m_keep) return;
     Violation v;
     v.buffer = std::move(where);
@@ -483,10 +490,11 @@ void AuxChecker::finish() {
 void AuxChecker::close_source(Source& s) {
     const coresight::EtmStream& st = s.src->stream();
     const uint64_t produced = st.size();
-    m_stats.bytes_produced += produced;
+    AuxBooks& books = m_books[s.books];
+    books.bytes_produced += produced;
     const std::string name = s.src->name();
     if (s.duplicates) {
-        ++m_stats.violations_duplicated;
+        ++m_n.violations_duplicated;
         add(name, "duplicated", 0, "", std::to_string(s.duplicates) +
             " count packets were decoded twice.\n", "");
     }
@@ -496,7 +504,7 @@ void AuxChecker::close_source(Source& s) {
         const auto a = st.packet_of(c0);
         const auto b = st.packet_of(c1 - 1);
         if (!a || !b) {
-            ++m_stats.violations_unexplained;
+            ++m_n.violations_unexplained;
             add(name, "unexplained", c0, "", "decoded counts that were never produced\n", "");
             continue;
         }
@@ -614,7 +622,7 @@ void AuxChecker::close_source(Source& s) {
         }
         if (unexplained) {
             corrupted += unexplained;
-            ++m_stats.violations_unexplained;
+            ++m_n.violations_unexplained;
             std::ostringstream ex;
             ex << unexplained << " trace bytes of " << name << " in [" << pos << ", " << e
                << ") reached the decoder but were not decoded, with no loss before them that "
@@ -626,7 +634,7 @@ void AuxChecker::close_source(Source& s) {
     // The sink's and driver's own books against the source: what they committed plus what
     // they reported lost is every byte produced, each claimed once.
     if (s.committed + s.reported_lost != produced || s.claimed_twice) {
-        ++m_stats.violations_accounting;
+        ++m_n.violations_accounting;
         std::ostringstream ex;
         ex << name << " produced " << produced << " trace bytes; the sink and the driver "
            << "committed " << s.committed << " to AUX buffers and reported " << s.reported_lost
@@ -637,21 +645,21 @@ void AuxChecker::close_source(Source& s) {
         add(name, "accounting", 0, "", ex.str(), "");
     }
     if (overlap) {
-        ++m_stats.violations_accounting;
+        ++m_n.violations_accounting;
         add(name, "accounting", 0, "", std::to_string(overlap) +
             " trace bytes were decoded although the model reported them lost or unread.\n", "");
     }
-    m_stats.bytes_delivered += delivered;
-    m_stats.bytes_lost += lost;
-    m_stats.bytes_unread += unread;
-    m_stats.bytes_corrupted += corrupted;
-    for (size_t c = 0; c < kGapCauses; ++c) m_stats.lost_by_cause[c] += by_cause[c];
+    books.bytes_delivered += delivered;
+    books.bytes_lost += lost;
+    books.bytes_unread += unread;
+    books.bytes_corrupted += corrupted;
+    for (size_t c = 0; c < kGapCauses; ++c) books.lost_by_cause[c] += by_cause[c];
 
     // Untraced windows: what the rate would have produced while the event was off.
     for (const auto& w : s.src->untraced()) {
         const uint64_t bytes = w.counts * coresight::kCountPacketSize;
-        m_stats.bytes_untraced += bytes;
-        m_stats.lost_by_cause[size_t(cause_of(w.cause))] += bytes;
+        books.bytes_untraced += bytes;
+        books.lost_by_cause[size_t(cause_of(w.cause))] += bytes;
     }
 
     // Gaps: counts missing between decoded runs, each with one cause.
@@ -691,14 +699,14 @@ void AuxChecker::close_source(Source& s) {
                     break;
                 }
         if (cause != GapCause::count) {
-            ++m_stats.gaps_by_cause[size_t(cause)];
+            ++books.gaps_by_cause[size_t(cause)];
         } else if (!only_unread) {
             bool corrupt = false;
             s.fates.for_each_in(b0, b1, [&](uint64_t, uint64_t, const Tag& t) {
                 corrupt |= t.fate == Fate::corrupted;
             });
             if (!corrupt) {
-                ++m_stats.violations_unexplained;
+                ++m_n.violations_unexplained;
                 std::ostringstream ex;
                 ex << "Counts [" << g0 << ", " << g1 << ") of " << name
                    << " are missing from the decoded trace with no cause to explain it.\n";
@@ -706,6 +714,83 @@ void AuxChecker::close_source(Source& s) {
             }
         }
     }
+}
+
+namespace {
+
+const char* kCauseText[kGapCauses] = {
+    "the sink's FIFO was full: trace arrived faster than its memory bandwidth",
+    "overwritten in the ETR buffer before the harvest: the sink wrapped, STS.Full (D3)",
+    "the AUX room at perf_aux_output_begin was smaller than the ETR data: the oldest bytes "
+    "were dropped, TRUNCATED (D2)",
+    "STS.MemErr: the driver discarded the whole capture (D10)",
+    "the snapshot AUX buffer overwrote it before a snapshot read it (D6)",
+    "its PERF_RECORD_AUX never reached perf.data, so perf's cs-etm decoder skips it (D11)",
+    "traced while the shared sink stood stopped: another CPU's harvest had flushed and "
+    "stopped it, and a CPU starting meanwhile only takes a reference (E3), so the sink "
+    "restarts only once every user has stopped",
+    "the event was stopped (sched out, migration, snapshot, exit): nothing traced (D4)",
+    "the event was disabled because the AUX buffer was full, until the tool re-enabled it "
+    "(A2, A6; D1): nothing traced",
+};
+
+} // namespace
+
+// The books, per buffer and in total (the total sums the buffers'), then the checker's own
+// counts, in total only.
+void declare_aux_checker_stats(StatRegistry& r) {
+    using B = AuxBooks;
+    r.counter("aux.bytes.produced", "bytes", "trace bytes the ETMs produced (per buffer: those "
+              "of its event's ETMs, wherever a shared sink's harvest copied them); the checker "
+              "gives each one fate, so produced = delivered + lost + unread + corrupted",
+              &B::bytes_produced);
+    r.counter("aux.bytes.delivered", "bytes", "trace bytes ringsim's decoder decoded from what "
+              "the tool copied out of the AUX buffers", &B::bytes_delivered);
+    r.counter("aux.bytes.lost", "bytes", "trace bytes produced and lost, all causes "
+              "(lost_by_cause.*, the first seven)", &B::bytes_lost);
+    r.ratio("aux.bytes.lost_fraction", "aux.bytes.lost / aux.bytes.produced (0 when nothing "
+            "was produced)", "aux.bytes.lost", "aux.bytes.produced");
+    r.counter("aux.bytes.unread", "bytes", "trace bytes still in an AUX buffer when the run "
+              "ended", &B::bytes_unread);
+    r.counter("aux.bytes.corrupted", "bytes", "trace bytes the tool read wrong (each range is "
+              "also a stale or overwritten violation)", &B::bytes_corrupted);
+    r.counter("aux.bytes.untraced", "bytes", "trace the ETMs would have produced while their "
+              "event was off (stop_window + aux_disabled); not part of produced",
+              &B::bytes_untraced);
+    for (size_t c = 0; c < kGapCauses; ++c)
+        r.counter<B>(std::string("aux.lost_by_cause.") + to_string(GapCause(c)), "bytes",
+                     kCauseText[c], [c](const B& b) { return b.lost_by_cause[c]; });
+    for (size_t c = 0; c < kGapCauses; ++c)
+        r.counter<B>(std::string("aux.gaps_by_cause.") + to_string(GapCause(c)), "gaps",
+                     "gaps in a source's decoded counts whose cause is this one",
+                     [c](const B& b) { return b.gaps_by_cause[c]; });
+
+    using N = AuxCheckCounters;
+    auto own = [&r](const char* path, const char* unit, const char* what, uint64_t N::*m) {
+        r.counter<AuxChecker>(path, unit, what,
+                              [m](const AuxChecker& k) { return k.counters().*m; },
+                              StatScope::total);
+    };
+    own("aux.records_delivered", "records", "PERF_RECORD_AUX records perf.data received (M in "
+        "\"AUX data lost N times out of M!\")", &N::records_delivered);
+    own("aux.truncated_delivered", "records", "of those, flagged TRUNCATED (N, C9)",
+        &N::truncated_delivered);
+    own("aux.decoder.packets", "packets", "count packets decoded", &N::decoded_packets);
+    own("aux.violations.total", "violations", "AUX violations of every kind",
+        &N::violations_total);
+    own("aux.violations.stale", "violations", "AUX ranges read before the driver's copy "
+        "reached them: (B) or (C) for AUX missing", &N::violations_stale);
+    own("aux.violations.overwritten", "violations", "AUX ranges overwritten by a later harvest "
+        "before the tool read them: (A) or (D) for AUX missing", &N::violations_overwritten);
+    own("aux.violations.unexplained", "violations", "gaps or undecodable trace no cause "
+        "explains", &N::violations_unexplained);
+    own("aux.violations.duplicated", "violations", "counts decoded twice",
+        &N::violations_duplicated);
+    own("aux.violations.accounting", "violations", "the books disagree: a source's bytes "
+        "committed by the driver plus those the sink and driver reported lost differ from what "
+        "it produced, a byte is reported lost twice, decoded bytes were reported lost or "
+        "unread, or perf.data holds a PERF_RECORD_AUX the driver never wrote",
+        &N::violations_accounting);
 }
 
 } // namespace ringsim::models

@@ -31,6 +31,13 @@
 
 namespace ringsim::models {
 
+// The checker's own counts, for the whole session.
+struct AuxCheckCounters {
+    uint64_t records_delivered = 0, truncated_delivered = 0, decoded_packets = 0;
+    uint64_t violations_total = 0, violations_stale = 0, violations_overwritten = 0;
+    uint64_t violations_unexplained = 0, violations_duplicated = 0, violations_accounting = 0;
+};
+
 struct CheckedAux {
     std::string name; // e.g. "cpu2.aux"
     uint64_t size = 0;
@@ -39,9 +46,13 @@ struct CheckedAux {
 
 class AuxChecker : public coresight::TraceObserver, public AuxObserver {
 public:
-    AuxChecker(std::vector<const coresight::EtmSource*> sources, std::vector<CheckedAux> auxes,
-               bool snapshot, const OrderingEngine* engine, AuxStats& stats,
-               size_t keep_violations = 20);
+    // `books_of_source[i]`: the buffer whose books hold source i's trace, the buffer of the
+    // event that traces it (its CPU's per CPU, the task's per thread). Each source's bytes
+    // are booked there wherever a shared sink's harvest copies them: only there do produced
+    // and its fates close, since bytes lost in the sink never reach any AUX area.
+    AuxChecker(std::vector<const coresight::EtmSource*> sources,
+               std::vector<unsigned> books_of_source, std::vector<CheckedAux> auxes,
+               bool snapshot, const OrderingEngine* engine, size_t keep_violations = 20);
     ~AuxChecker() override;
 
     void on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n,
@@ -54,6 +65,9 @@ public:
 
     void finish();
     const std::vector<Violation>& violations() const { return m_violations; }
+    // Buffer i's AUX books (complete after finish()), and the checker's own counts.
+    const AuxBooks& books(unsigned i) const { return m_books.at(i); }
+    const AuxCheckCounters& counters() const { return m_n; }
 
 private:
     struct Aux;
@@ -85,7 +99,8 @@ private:
     std::vector<std::unique_ptr<Aux>> m_auxes;
     bool m_snapshot;
     const OrderingEngine* m_engine;
-    AuxStats& m_stats;
+    std::vector<AuxBooks> m_books; // by buffer
+    AuxCheckCounters m_n;
     size_t m_keep;
     std::vector<Violation> m_violations;
     std::vector<uint8_t> m_expect;

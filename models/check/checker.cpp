@@ -1,5 +1,6 @@
 #include "models/check/checker.h"
 
+#include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
 #include "models/user/record_parser.h"
 
@@ -395,6 +396,66 @@ void Checker::finish() {
             add(s, {"", "accounting", 0, 0, "", o.str(), ""});
         }
     }
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+// The checker's books of each buffer: ground truth against what the consumer parsed.
+void declare_checker_stats(StatRegistry& r) {
+    using S = BufferStats;
+    r.counter("records.delivered", "records", "records the consumer parsed and the checker "
+              "verified byte for byte", &S::records_delivered);
+    r.counter("records.unread", "records", "records still in the buffer, unread, when the run "
+              "ended", &S::records_unread);
+    r.counter("records.overwritten", "records", "records of an overwrite-mode buffer replaced "
+              "by newer ones before the consumer read them", &S::records_overwritten);
+    r.counter("records.corrupted", "records", "records that reached the consumer with bytes "
+              "other than the producer stored (each is also a stale, overwritten or torn "
+              "violation)", &S::records_corrupted);
+    r.counter("records.missing", "records", "records the consumer skipped with no loss or "
+              "overwrite to explain it (each is also a missing violation)", &S::records_missing);
+    r.counter("records.duplicated", "records", "records perf_mmap__push copied a second time, "
+              "intact: data_head moved between its two reads (C4); not counted in "
+              "records.delivered", &S::records_duplicated);
+    r.counter("records.skipped", "records", "records the tool stepped over without reading: "
+              "libperf's perf_mmap__read_done moves prev to a data_head read taken after the "
+              "last event, and a keep-up failure drops everything unread (C3)",
+              &S::records_skipped);
+    r.counter("lost_records", "records", "PERF_RECORD_LOST records delivered: perf's \"lost N "
+              "chunks\"", &S::lost_records);
+    r.counter("lost_reported", "records", "sum of the lost fields of the delivered "
+              "PERF_RECORD_LOST records", &S::lost_reported);
+    r.counter("lost_unreported", "records", "losses no delivered PERF_RECORD_LOST reported by "
+              "the end (pending in rb->lost, or in an unread or overwritten LOST record)",
+              &S::lost_unreported);
+    r.counter("bytes.delivered", "bytes", "bytes of the records counted in records.delivered",
+              &S::bytes_delivered);
+    r.counter("bytes.unread", "bytes", "bytes of the records counted in records.unread",
+              &S::bytes_unread);
+    r.counter("consumer.overwrite_races", "records", "overwrite buffers: records copied while a "
+              "newer record was landing on them (a writer already past the paused check when "
+              "the tool paused output, R9); they are counted in records.overwritten, not "
+              "delivered", &S::consumer_overwrite_races);
+    r.counter("violations.total", "violations", "every violation below", &S::violations_total);
+    r.counter("violations.stale", "violations", "records read with bytes older than the record "
+              "the data_head promised (message-passing shape: (B) or (C) missing)",
+              &S::violations_stale);
+    r.counter("violations.overwritten", "violations", "records read after newer data replaced "
+              "them (load-buffering shape: (A) or (D) missing)", &S::violations_overwritten);
+    r.counter("violations.torn", "violations", "records read with both older and newer bytes "
+              "than their own", &S::violations_torn);
+    r.counter("violations.corrupt", "violations", "copies the checker could not parse into "
+              "records at all (a header at a place no record starts)", &S::violations_corrupt);
+    r.counter("violations.missing", "violations", "records the consumer skipped without a loss "
+              "or an overwrite to explain it", &S::violations_missing);
+    r.counter("violations.duplicated", "violations", "records delivered more than once by a "
+              "reader that never re-reads (libperf), or re-read by any reader with changed "
+              "bytes", &S::violations_duplicated);
+    r.counter("violations.accounting", "violations", "buffers where produced != delivered + "
+              "lost + unread + overwritten + corrupted + missing + skipped, or LOST reports do "
+              "not add up", &S::violations_accounting);
 }
 
 } // namespace ringsim::models

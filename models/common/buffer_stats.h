@@ -1,10 +1,9 @@
-// The statistics of one ring buffer, declared once: each has a stable dotted path (its
-// place in stats.json), a unit and a description; `ringsim stats` and docs/statistics.md
-// list this table. The kernel model, the consumer and the checker each update their part.
+// The counters of one ring buffer. The builder gives each buffer one block; the kernel model,
+// the wakeup, the consumer, its MMU and the checker each update their part and declare it
+// (path, unit, description) in the statistics registry, in their own .cpp.
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 namespace ringsim::models {
 
@@ -51,14 +50,5 @@ struct BufferStats {
     uint64_t violations_duplicated = 0;
     uint64_t violations_accounting = 0;
 };
-
-struct StatDef {
-    const char* path;        // dotted, e.g. "records.produced"
-    const char* unit;
-    const char* description;
-    uint64_t BufferStats::*field;
-};
-
-const std::vector<StatDef>& buffer_stat_defs();
 
 } // namespace ringsim::models

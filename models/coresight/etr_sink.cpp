@@ -1,5 +1,6 @@
 #include "models/coresight/etr_sink.h"
 
+#include "models/common/stat_registry.h"
 #include "models/coresight/etm_packets.h"
 #include "models/coresight/etr_sg_table.h"
 #include "models/coresight/formatter.h"
@@ -289,3 +290,29 @@ void EtrSink::write_frames(uint64_t first, uint64_t n) {
 
 
 } // namespace ringsim::models::coresight
+
+namespace ringsim::models {
+
+// The sinks serve every buffer's events: their counts are the total's only, summed over sinks.
+void declare_etr_sink_stats(StatRegistry& r) {
+    using coresight::EtrSink;
+    auto count = [&r](const char* path, const char* unit, const char* what,
+                      uint64_t (EtrSink::*get)() const) {
+        r.counter<EtrSink>(path, unit, what, [get](const EtrSink& k) { return (k.*get)(); },
+                           StatScope::total);
+    };
+    count("aux.sink.captures", "captures", "times the sink was enabled at its base (E3)",
+          &EtrSink::captures);
+    count("aux.sink.bursts", "bursts", "input bursts the sink model processed", &EtrSink::bursts);
+    count("aux.sink.dma_stores", "stores", "DMA stores the sink issued through its own agent",
+          &EtrSink::dma_stores);
+    count("aux.sink.overflow_bytes", "bytes", "trace bytes its FIFO dropped",
+          &EtrSink::overflow_bytes);
+    count("aux.sink.sg_walk_failures", "walks", "ETR_SG table walks at an enable that found a "
+          "table the driver could not have built: STS.MemErr for that capture (E4, D10)",
+          &EtrSink::sg_walk_failures);
+    count("aux.sink.sg_walk_time", "ps", "time the sink spent walking its SG table at enables",
+          &EtrSink::sg_walk_time);
+}
+
+} // namespace ringsim::models

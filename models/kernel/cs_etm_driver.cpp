@@ -1,5 +1,6 @@
 #include "models/kernel/cs_etm_driver.h"
 
+#include "models/common/stat_registry.h"
 #include "models/coresight/formatter.h"
 #include "models/kernel/etr_update.h"
 #include "models/kernel/perf_abi.h"
@@ -159,6 +160,38 @@ void CsEtmDriver::copy(const EtmCpu& c, const AuxOutput& out, EtrSink& sink, uin
         aux_pos += n;
         len -= n;
     }
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+// One driver for the session: its counts are the total's only.
+void declare_cs_etm_driver_stats(StatRegistry& r) {
+    using N = CsEtmCounters;
+    auto count = [&r](const char* path, const char* unit, const char* what, uint64_t N::*m) {
+        r.counter<CsEtmDriver>(path, unit, what,
+                               [m](const CsEtmDriver& d) { return d.counters().*m; },
+                               StatScope::total);
+    };
+    count("aux.truncated", "records", "harvests flagged PERF_AUX_FLAG_TRUNCATED (D2, D3)",
+          &N::truncated);
+    count("aux.event.starts", "calls", "pmu::start calls (etm_event_start, P1)", &N::starts);
+    count("aux.event.begin_failures", "calls", "starts that found no AUX room: no trace, event "
+          "disabled (A2, D1)", &N::begin_failures);
+    count("aux.event.stops", "calls", "pmu::stop calls (etm_event_stop, P2)", &N::stops);
+    count("aux.driver.harvests", "harvests", "update_buffer calls that flushed and copied the "
+          "sink (E5)", &N::harvests);
+    count("aux.driver.harvests_skipped_shared", "calls", "update_buffer calls by a non-last "
+          "user of the shared sink: nothing committed (E5, D5)", &N::harvest_skipped_shared);
+    count("aux.driver.harvested_bytes", "bytes", "bytes copied into AUX buffers (frames, "
+          "barriers and padding included)", &N::harvested_bytes);
+    count("aux.driver.barrier_packets", "packets", "16-byte barrier packets written over a kept "
+          "frame (E5)", &N::barrier_packets);
+    count("aux.driver.memerr_captures", "captures", "harvests that found STS.MemErr (D10)",
+          &N::memerr_captures);
+    count("aux.driver.wrapped_captures", "captures", "harvests that found STS.Full (D3)",
+          &N::wrapped_captures);
 }
 
 } // namespace ringsim::models

@@ -1,5 +1,6 @@
 #include "models/kernel/cs_etm_event.h"
 
+#include "models/common/stat_registry.h"
 namespace ringsim::models {
 
 using coresight::UntracedCause;
@@ -148,6 +149,20 @@ void CsEtmEvent::event_thread() {
         else
             sc_core::wait(m_poke);
     }
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+// One event per buffer: in its buffer's aux object and summed in the total.
+void declare_cs_etm_event_stats(StatRegistry& r) {
+    r.counter<CsEtmEvent>("aux.event.kernel_disables", "events", "perf_event_disable_inatomic "
+                          "taking effect (A2, A6)",
+                          [](const CsEtmEvent& e) { return e.counters().kernel_disables; });
+    r.counter<CsEtmEvent>("aux.event.reenables", "events", "the tool's PERF_EVENT_IOC_ENABLE "
+                          "turning a disabled event back on (A9)",
+                          [](const CsEtmEvent& e) { return e.counters().reenables; });
 }
 
 } // namespace ringsim::models

@@ -1,5 +1,6 @@
 #include "models/kernel/perf_aux.h"
 
+#include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
 
 namespace ringsim::models {
@@ -88,6 +89,19 @@ bool PerfAux::output_end(Handle& h, MemoryPort& mem, uint64_t size, PerfBuffer& 
     m_nest = false;
     h.active = false;
     return wakeup;
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+// Each AUX area's records: in its buffer's aux object and summed in the total.
+void declare_perf_aux_stats(StatRegistry& r) {
+    r.counter<PerfAux>("aux.records", "records", "PERF_RECORD_AUX records written into the "
+                       "data buffers (A3)", [](const PerfAux& a) { return a.records_emitted(); });
+    r.counter<PerfAux>("aux.records_lost", "records", "PERF_RECORD_AUX records dropped because "
+                       "the data buffer was full; their AUX bytes stay (A5, D11)",
+                       [](const PerfAux& a) { return a.records_lost(); });
 }
 
 } // namespace ringsim::models

@@ -1,5 +1,6 @@
 #include "models/kernel/perf_buffer.h"
 
+#include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
 
 #include <algorithm>
@@ -231,6 +232,33 @@ void PerfBuffer::count_sample_event() {
 void PerfBuffer::set_paused(bool paused) {
     if (paused && !m_paused) ++m_stats.paused_intervals;
     m_paused = paused;
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+// What the producer counts in each buffer's BufferStats (__perf_output_begin,
+// perf_output_put_handle, perf_output_wakeup, PERF_EVENT_IOC_PAUSE_OUTPUT).
+void declare_perf_buffer_stats(StatRegistry& r) {
+    using S = BufferStats;
+    r.counter("records.produced", "records", "records the workload asked the kernel to write "
+              "(PERF_RECORD_LOST not included)", &S::records_produced);
+    r.counter("records.lost", "records", "records the kernel dropped for lack of room or while "
+              "paused (rb->lost, R5)", &S::records_lost);
+    // What users mean by loss: the share of what the workload produced that never made it.
+    r.ratio("records.lost_fraction", "records.lost / records.produced (0 when nothing was "
+            "produced)", "records.lost", "records.produced");
+    r.counter("records.nested", "records", "records reserved while another writer of the same "
+              "buffer was between begin and end (nest > 1, R3)", &S::records_nested);
+    r.counter("lost_records_written", "records", "PERF_RECORD_LOST records the kernel wrote",
+              &S::lost_records_written);
+    r.counter("bytes.produced", "bytes", "bytes of the records counted in records.produced",
+              &S::bytes_produced);
+    r.counter("wakeups", "wakeups", "perf_output_wakeup calls: watermark or wakeup_events "
+              "crossed (R6, R7, R8)", &S::wakeups);
+    r.counter("paused_intervals", "intervals", "PERF_EVENT_IOC_PAUSE_OUTPUT pauses (R9), the "
+              "consumer's own included", &S::paused_intervals);
 }
 
 } // namespace ringsim::models

@@ -1,5 +1,7 @@
 #include "models/kernel/perf_wakeup.h"
 
+#include "models/common/stat_registry.h"
+
 namespace ringsim::models {
 
 PerfWakeup::PerfWakeup(sc_core::sc_module_name name, sc_core::sc_time irq_work_latency,
@@ -27,6 +29,15 @@ bool PerfWakeup::perf_poll() {
     const bool was = m_poll;
     m_poll = false;
     return was;
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+void declare_perf_wakeup_stats(StatRegistry& r) {
+    r.counter("wakeups_delivered", "wakeups", "irq_work runs that woke the poll waitqueue; "
+              "fewer than wakeups when they coalesce (R8)", &BufferStats::wakeups_delivered);
 }
 
 } // namespace ringsim::models

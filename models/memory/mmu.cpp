@@ -1,6 +1,7 @@
 #include "models/memory/mmu.h"
 
 #include "models/common/hex.h"
+#include "models/common/stat_registry.h"
 
 namespace ringsim::models {
 
@@ -125,6 +126,24 @@ LoadTicket MmuPort::issue_load(Addr vaddr, uint64_t n, bool acquire, Barrier lab
 uint64_t MmuPort::store_bytes(Addr vaddr, const uint8_t* src, uint64_t n, bool release,
                               Barrier label) {
     return m_inner.store_bytes(translate(vaddr, n, true), src, n, release, label);
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+// Counted per buffer: each mapping carries the BufferStats of the buffer it maps.
+void declare_mmu_stats(StatRegistry& r) {
+    using S = BufferStats;
+    r.counter("mmu.page_faults", "faults", "page faults the consumer took on this buffer's "
+              "mappings: first touches under lazy mapping (M1), the first write to the control "
+              "page under either (page_mkwrite / pfn_mkwrite, M2)", &S::mmu_page_faults);
+    r.counter("mmu.fault_time", "ps", "time the consumer spent in those faults",
+              &S::mmu_fault_time);
+    r.counter("mmu.tlb_misses", "misses", "the consumer's TLB misses on this buffer's pages, "
+              "each a page walk", &S::mmu_tlb_misses);
+    r.counter("mmu.tlb_hits", "hits", "the consumer's TLB hits on this buffer's pages",
+              &S::mmu_tlb_hits);
 }
 
 } // namespace ringsim::models

@@ -1,5 +1,6 @@
 #include "models/user/auxtrace_reader.h"
 
+#include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
 #include "models/user/mmap_access.h"
 
@@ -124,6 +125,26 @@ void AuxtraceReader::on_exit() {
         ++m_n.snapshots;
         for (unsigned i = 0; i < m_mmaps.size(); ++i) read(i, true);
     }
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+// perf's one AUX reader covers every buffer: its counts are the total's only.
+void declare_auxtrace_reader_stats(StatRegistry& r) {
+    using N = AuxtraceReaderCounters;
+    auto count = [&r](const char* path, const char* unit, const char* what, uint64_t N::*m) {
+        r.counter<AuxtraceReader>(path, unit, what,
+                                  [m](const AuxtraceReader& a) { return a.counters().*m; },
+                                  StatScope::total);
+    };
+    count("aux.consumer.reads", "reads", "AUX reads that found new data (C6, C8)", &N::reads);
+    count("aux.consumer.bytes_copied", "bytes", "bytes the tool copied out of AUX buffers",
+          &N::bytes_copied);
+    count("aux.consumer.snapshots", "snapshots", "snapshots taken (C8)", &N::snapshots);
+    count("aux.consumer.lapped_reads", "reads", "reads where aux_head had moved more than the "
+          "buffer: older data invisible (D7)", &N::lapped_reads);
 }
 
 } // namespace ringsim::models

@@ -1,5 +1,6 @@
 #include "models/user/perf_consumer.h"
 
+#include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
 #include "models/user/mmap_access.h"
 #include "models/user/record_parser.h"
@@ -281,6 +282,26 @@ void PerfConsumer::pause_thread() {
         sc_core::wait(ps(w.length));
         set_paused(false);
     }
+}
+
+} // namespace ringsim::models
+
+namespace ringsim::models {
+
+void declare_consumer_stats(StatRegistry& r) {
+    using S = BufferStats;
+    r.counter("consumer.polls", "calls", "per buffer: poll() returns that reported POLLIN for "
+              "it; in total: the consumer's poll() calls", &S::consumer_polls);
+    // One poll() covers every buffer: the total is the consumer's own count.
+    r.total_counter<PerfConsumer>("consumer.polls",
+                                  [](const PerfConsumer& c) { return c.polls(); });
+    r.counter("consumer.passes", "passes", "read passes over the buffer (perf_mmap__push or a "
+              "read_init/read_event/consume loop)", &S::consumer_passes);
+    r.counter("consumer.bytes_copied", "bytes", "bytes the consumer copied out of the mapping",
+              &S::consumer_bytes_copied);
+    r.counter("consumer.keep_up_failures", "passes", "passes that found head more than a "
+              "buffer ahead (\"failed to keep up with mmap data\", C3)",
+              &S::consumer_keep_up_failures);
 }
 
 } // namespace ringsim::models

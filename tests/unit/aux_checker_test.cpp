@@ -41,7 +41,14 @@ struct Run {
 struct Rig {
     TraceRate rate{1e9, {}};
     EtmSource src;
-    AuxStats stats;
+    // The checker's books of its one buffer and its own counts, read as one.
+    struct Stats : AuxBooks, AuxCheckCounters {};
+    Stats stats() const {
+        Stats s;
+        static_cast<AuxBooks&>(s) = checker->books(0);
+        static_cast<AuxCheckCounters&>(s) = checker->counters();
+        return s;
+    }
     std::unique_ptr<AuxChecker> checker;
     uint64_t aux_size;
 
@@ -50,9 +57,8 @@ struct Rig {
     Rig(uint32_t period, uint64_t aux_size_, bool snapshot_ = false)
         : src("etm0", 0x10, rate, period), aux_size(aux_size_), snapshot(snapshot_) {
         checker = std::make_unique<AuxChecker>(
-            std::vector<const EtmSource*>{&src},
-            std::vector<CheckedAux>{{"cpu0.aux", aux_size, 0x9000'0000}}, snapshot, nullptr,
-            stats);
+            std::vector<const EtmSource*>{&src}, std::vector<unsigned>{0},
+            std::vector<CheckedAux>{{"cpu0.aux", aux_size, 0x9000'0000}}, snapshot, nullptr);
     }
 
     // A harvest of these source byte runs at AUX position aux_off, optionally behind a
@@ -94,11 +100,11 @@ struct Rig {
         cs.store_seq = seq;
         checker->on_aux_copied(0, pos, bytes.data() + from, n, {cs}, CopyContext{});
     }
-    uint64_t lost(GapCause c) const { return stats.lost_by_cause[idx(c)]; }
-    uint64_t gaps(GapCause c) const { return stats.gaps_by_cause[idx(c)]; }
+    uint64_t lost(GapCause c) const { return stats().lost_by_cause[idx(c)]; }
+    uint64_t gaps(GapCause c) const { return stats().gaps_by_cause[idx(c)]; }
     uint64_t all_gaps() const {
         uint64_t n = 0;
-        for (uint64_t g : stats.gaps_by_cause) n += g;
+        for (uint64_t g : checker->books(0).gaps_by_cause) n += g;
         return n;
     }
 };
@@ -121,16 +127,16 @@ TEST(AuxChecker, AllDelivered) {
     r.read(0, b, 0, 528, 10);
     r.checker->on_aux_record(0, 0, 528, 0);
     r.checker->finish();
-    EXPECT_EQ(r.stats.bytes_produced, 460u);
-    EXPECT_EQ(r.stats.bytes_delivered, 460u);
-    EXPECT_EQ(r.stats.bytes_lost, 0u);
-    EXPECT_EQ(r.stats.bytes_unread, 0u);
-    EXPECT_EQ(r.stats.bytes_corrupted, 0u);
-    EXPECT_EQ(r.stats.bytes_untraced, 0u);
-    EXPECT_EQ(r.stats.decoded_packets, 40u);
-    EXPECT_EQ(r.stats.records_delivered, 1u);
+    EXPECT_EQ(r.stats().bytes_produced, 460u);
+    EXPECT_EQ(r.stats().bytes_delivered, 460u);
+    EXPECT_EQ(r.stats().bytes_lost, 0u);
+    EXPECT_EQ(r.stats().bytes_unread, 0u);
+    EXPECT_EQ(r.stats().bytes_corrupted, 0u);
+    EXPECT_EQ(r.stats().bytes_untraced, 0u);
+    EXPECT_EQ(r.stats().decoded_packets, 40u);
+    EXPECT_EQ(r.stats().records_delivered, 1u);
     EXPECT_EQ(r.all_gaps(), 0u);
-    EXPECT_EQ(r.stats.violations_total, 0u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
     EXPECT_TRUE(r.checker->violations().empty());
 }
 
@@ -152,15 +158,15 @@ TEST(AuxChecker, LossAtAPacketBoundaryBeforeAnASync) {
     r.read(96, b2, 0, 176, 11);
     r.checker->on_aux_record(0, 96, 176, PERF_AUX_FLAG_TRUNCATED);
     r.checker->finish();
-    EXPECT_EQ(r.stats.bytes_produced, 460u);
-    EXPECT_EQ(r.stats.decoded_packets, 7u + 12u); // 0..6, 28..39
-    EXPECT_EQ(r.stats.bytes_delivered, 222u);
-    EXPECT_EQ(r.stats.bytes_lost, 238u);
+    EXPECT_EQ(r.stats().bytes_produced, 460u);
+    EXPECT_EQ(r.stats().decoded_packets, 7u + 12u); // 0..6, 28..39
+    EXPECT_EQ(r.stats().bytes_delivered, 222u);
+    EXPECT_EQ(r.stats().bytes_lost, 238u);
     EXPECT_EQ(r.lost(GapCause::sink_wrap), 238u);
     EXPECT_EQ(r.gaps(GapCause::sink_wrap), 1u); // counts 7..27
     EXPECT_EQ(r.all_gaps(), 1u);
-    EXPECT_EQ(r.stats.truncated_delivered, 1u);
-    EXPECT_EQ(r.stats.violations_total, 0u);
+    EXPECT_EQ(r.stats().truncated_delivered, 1u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
 }
 
 // As above but the loss is [84, 182) and harvest 2 (barrier + frames of [182, 460), 20
@@ -182,16 +188,16 @@ void loss_inside_a_packet(Rig& r) {
 TEST(AuxChecker, LossInsideAPacketIsOneSinkWrapGap) {
     Rig r(4, 4096);
     loss_inside_a_packet(r);
-    EXPECT_EQ(r.stats.decoded_packets, 7u + 24u); // 0..6, 16..39
+    EXPECT_EQ(r.stats().decoded_packets, 7u + 24u); // 0..6, 16..39
     EXPECT_EQ(r.gaps(GapCause::sink_wrap), 1u);   // counts 7..15
     EXPECT_EQ(r.all_gaps(), 1u);
-    EXPECT_EQ(r.stats.violations_total, 0u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
     // Decoded: [0, 84) and [198, 460) (262); the rest is lost to the wrap, at least the 98
     // reported and the 2 skipped; nothing unread or corrupted.
     EXPECT_GE(r.lost(GapCause::sink_wrap), 100u);
-    EXPECT_EQ(r.stats.bytes_lost, r.lost(GapCause::sink_wrap));
-    EXPECT_EQ(r.stats.bytes_delivered + r.stats.bytes_lost, 460u);
-    EXPECT_EQ(r.stats.bytes_unread + r.stats.bytes_corrupted, 0u);
+    EXPECT_EQ(r.stats().bytes_lost, r.lost(GapCause::sink_wrap));
+    EXPECT_EQ(r.stats().bytes_delivered + r.stats().bytes_lost, 460u);
+    EXPECT_EQ(r.stats().bytes_unread + r.stats().bytes_corrupted, 0u);
 }
 
 // Exact bytes: lost under sink_wrap = the 98 reported + the 2 skipped = 100. The A-Sync +
@@ -201,8 +207,8 @@ TEST(AuxChecker, LossInsideAPacketLosesOnlyTheBytesSkippedBeforeTheASync) {
     Rig r(4, 4096);
     loss_inside_a_packet(r);
     EXPECT_EQ(r.lost(GapCause::sink_wrap), 100u);
-    EXPECT_EQ(r.stats.bytes_lost, 100u);
-    EXPECT_EQ(r.stats.bytes_delivered, 360u);
+    EXPECT_EQ(r.stats().bytes_lost, 100u);
+    EXPECT_EQ(r.stats().bytes_delivered, 360u);
 }
 
 // Harvest 1 ends at byte 112, inside packet 8 (106..114): its first 6 bytes reach the decoder
@@ -225,14 +231,14 @@ void packet_cut_by_a_loss(Rig& r) {
 TEST(AuxChecker, PacketCutByALossIsNotUnexplained) {
     Rig r(4, 4096);
     packet_cut_by_a_loss(r);
-    EXPECT_EQ(r.stats.decoded_packets, 8u + 12u); // 0..7, 28..39
-    EXPECT_EQ(r.stats.violations_total, 0u);
-    EXPECT_EQ(r.stats.violations_unexplained, 0u);
+    EXPECT_EQ(r.stats().decoded_packets, 8u + 12u); // 0..7, 28..39
+    EXPECT_EQ(r.stats().violations_total, 0u);
+    EXPECT_EQ(r.stats().violations_unexplained, 0u);
     EXPECT_EQ(r.gaps(GapCause::sink_wrap), 1u); // counts 8..27
     EXPECT_EQ(r.all_gaps(), 1u);
     EXPECT_GE(r.lost(GapCause::sink_wrap), 216u); // 210 reported + the 6 of packet 8
-    EXPECT_EQ(r.stats.bytes_delivered + r.stats.bytes_lost, 460u);
-    EXPECT_EQ(r.stats.bytes_unread + r.stats.bytes_corrupted, 0u);
+    EXPECT_EQ(r.stats().bytes_delivered + r.stats().bytes_lost, 460u);
+    EXPECT_EQ(r.stats().bytes_unread + r.stats().bytes_corrupted, 0u);
 }
 
 // Exact bytes: lost 6 + 210 = 216; delivered [0, 106) (counts 0..7 and the sync after them,
@@ -241,7 +247,7 @@ TEST(AuxChecker, PacketCutByALossLosesOnlyThePacket) {
     Rig r(4, 4096);
     packet_cut_by_a_loss(r);
     EXPECT_EQ(r.lost(GapCause::sink_wrap), 216u);
-    EXPECT_EQ(r.stats.bytes_delivered, 244u);
+    EXPECT_EQ(r.stats().bytes_delivered, 244u);
 }
 
 // Two sessions with no sync period: counts 0..9 (0 .. 80'000 ps: 14 + 80 = 94 bytes), off
@@ -260,14 +266,14 @@ TEST(AuxChecker, UntracedWindowIsAStopWindowGap) {
     r.read(0, b, 0, 224, 10);
     r.checker->on_aux_record(0, 0, 224, 0);
     r.checker->finish();
-    EXPECT_EQ(r.stats.decoded_packets, 20u);
-    EXPECT_EQ(r.stats.bytes_delivered, 188u);
-    EXPECT_EQ(r.stats.bytes_lost, 0u);
-    EXPECT_EQ(r.stats.bytes_untraced, 80u);
+    EXPECT_EQ(r.stats().decoded_packets, 20u);
+    EXPECT_EQ(r.stats().bytes_delivered, 188u);
+    EXPECT_EQ(r.stats().bytes_lost, 0u);
+    EXPECT_EQ(r.stats().bytes_untraced, 80u);
     EXPECT_EQ(r.lost(GapCause::stop_window), 80u);
     EXPECT_EQ(r.gaps(GapCause::stop_window), 1u);
     EXPECT_EQ(r.all_gaps(), 1u);
-    EXPECT_EQ(r.stats.violations_total, 0u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
 }
 
 // No sync period, 35 counts (0 .. 280'000 ps): 14 + 280 = 294 bytes = 21 frames.
@@ -286,13 +292,13 @@ TEST(AuxChecker, CommitWhoseRecordWasLost) {
     r.read(80, b2, 0, 256, 11);
     r.checker->on_aux_record(0, 0, 80, 0);
     r.checker->finish();
-    EXPECT_EQ(r.stats.decoded_packets, 7u);
-    EXPECT_EQ(r.stats.bytes_delivered, 70u);
-    EXPECT_EQ(r.stats.bytes_lost, 224u);
+    EXPECT_EQ(r.stats().decoded_packets, 7u);
+    EXPECT_EQ(r.stats().bytes_delivered, 70u);
+    EXPECT_EQ(r.stats().bytes_lost, 224u);
     EXPECT_EQ(r.lost(GapCause::record_lost), 224u);
     EXPECT_EQ(r.gaps(GapCause::record_lost), 1u); // counts 7..34
     EXPECT_EQ(r.all_gaps(), 1u);
-    EXPECT_EQ(r.stats.violations_total, 0u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
 }
 
 // A read whose byte 100 (frame 6 = AUX [96, 112), source bytes [84, 98): packet 7 and the
@@ -308,15 +314,15 @@ void wrong_byte(uint64_t read_seq, bool stale) {
     r.read(0, b, 0, 528, read_seq);
     r.checker->on_aux_record(0, 0, 528, 0);
     r.checker->finish();
-    EXPECT_EQ(r.stats.decoded_packets, 7u + 28u); // 0..6, 12..39
-    EXPECT_EQ(r.stats.bytes_corrupted, 54u);
-    EXPECT_EQ(r.stats.bytes_delivered, 406u);
-    EXPECT_EQ(r.stats.bytes_lost, 0u);
+    EXPECT_EQ(r.stats().decoded_packets, 7u + 28u); // 0..6, 12..39
+    EXPECT_EQ(r.stats().bytes_corrupted, 54u);
+    EXPECT_EQ(r.stats().bytes_delivered, 406u);
+    EXPECT_EQ(r.stats().bytes_lost, 0u);
     EXPECT_EQ(r.all_gaps(), 0u); // corruption is not a loss cause
-    EXPECT_EQ(r.stats.violations_total, 1u);
-    EXPECT_EQ(r.stats.violations_unexplained, 0u);
-    EXPECT_EQ(r.stats.violations_stale, stale ? 1u : 0u);
-    EXPECT_EQ(r.stats.violations_overwritten, stale ? 0u : 1u);
+    EXPECT_EQ(r.stats().violations_total, 1u);
+    EXPECT_EQ(r.stats().violations_unexplained, 0u);
+    EXPECT_EQ(r.stats().violations_stale, stale ? 1u : 0u);
+    EXPECT_EQ(r.stats().violations_overwritten, stale ? 0u : 1u);
     ASSERT_EQ(r.checker->violations().size(), 1u);
     EXPECT_EQ(r.checker->violations()[0].kind, stale ? "stale" : "overwritten");
     EXPECT_EQ(r.checker->violations()[0].pos, 100u);
@@ -335,12 +341,12 @@ TEST(AuxChecker, CommitNeverReadIsUnread) {
     r.commit(0, {{0, 460}}, false, 10);
     r.checker->on_aux_record(0, 0, 528, 0);
     r.checker->finish();
-    EXPECT_EQ(r.stats.decoded_packets, 0u);
-    EXPECT_EQ(r.stats.bytes_unread, 460u);
-    EXPECT_EQ(r.stats.bytes_delivered, 0u);
-    EXPECT_EQ(r.stats.bytes_lost, 0u);
+    EXPECT_EQ(r.stats().decoded_packets, 0u);
+    EXPECT_EQ(r.stats().bytes_unread, 460u);
+    EXPECT_EQ(r.stats().bytes_delivered, 0u);
+    EXPECT_EQ(r.stats().bytes_lost, 0u);
     EXPECT_EQ(r.all_gaps(), 0u);
-    EXPECT_EQ(r.stats.violations_total, 0u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
 }
 
 // Snapshot mode, AUX buffer 160 bytes, one harvest of 528 bytes at AUX 0 (E6: the copy wraps
@@ -354,12 +360,12 @@ TEST(AuxChecker, SnapshotLargerThanTheAuxBufferOverwritesItsOwnStart) {
     r.read(368, b, 368, 160, 10);
     r.checker->on_aux_record(0, 528, 528, PERF_AUX_FLAG_OVERWRITE);
     r.checker->finish();
-    EXPECT_EQ(r.stats.decoded_packets, 12u);
+    EXPECT_EQ(r.stats().decoded_packets, 12u);
     EXPECT_EQ(r.lost(GapCause::snapshot_overwrite), 322u);
-    EXPECT_EQ(r.stats.bytes_lost, 322u);
-    EXPECT_EQ(r.stats.bytes_delivered, 138u);
-    EXPECT_EQ(r.stats.bytes_unread, 0u);
+    EXPECT_EQ(r.stats().bytes_lost, 322u);
+    EXPECT_EQ(r.stats().bytes_delivered, 138u);
+    EXPECT_EQ(r.stats().bytes_unread, 0u);
     EXPECT_EQ(r.gaps(GapCause::snapshot_overwrite), 1u); // counts 0..27
     EXPECT_EQ(r.all_gaps(), 1u);
-    EXPECT_EQ(r.stats.violations_total, 0u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
 }
