@@ -1,7 +1,6 @@
 #include "platform/stat_paths.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 
 namespace ringsim::platform {
@@ -36,13 +35,13 @@ std::vector<std::string> stat_paths() {
 
 namespace {
 
-// "buffers.12.x" -> "buffers.*.x": a sweep names a concrete buffer, the registry any.
+// "buffers.12.x" or "buffers.cpu2.x" -> "buffers.*.x": a sweep names a concrete buffer, by
+// its index or its name, the registry any.
 std::string any_buffer(const std::string& path) {
     const std::string prefix = "buffers.";
     if (path.compare(0, prefix.size(), prefix) != 0) return path;
-    size_t end = prefix.size();
-    while (end < path.size() && std::isdigit(static_cast<unsigned char>(path[end]))) ++end;
-    if (end == prefix.size() || end == path.size() || path[end] != '.') return path;
+    const size_t end = path.find('.', prefix.size());
+    if (end == std::string::npos || end == prefix.size()) return path;
     return prefix + "*" + path.substr(end);
 }
 

@@ -19,12 +19,12 @@ const models::StatRegistry& stat_registry();
 // per-buffer form. AUX paths are listed whether or not a scenario enables the AUX area.
 std::vector<std::string> stat_paths();
 
-// Whether `path` is one of stat_paths(), a concrete buffer index ("buffers.2.records.lost")
-// standing for its `*`.
+// Whether `path` is one of stat_paths(), a concrete buffer index or name
+// ("buffers.2.records.lost", "buffers.cpu2.records.lost") standing for its `*`.
 bool is_stat_path(const std::string& path);
 
 // The known path closest to `path` by edit distance (insertions, deletions and substitutions
-// of characters; a concrete buffer index counts as `*`), the first in stat_paths() order on
+// of characters; a concrete buffer index or name counts as `*`), the first in stat_paths() order on
 // a tie: for "unknown metric X, did you mean Y" messages.
 std::string nearest_stat_path(const std::string& path);
 

@@ -2,7 +2,7 @@
 
 #include "platform/config/params.h"
 #include "platform/config/units.h"
-#include "platform/sweep/stat_paths.h"
+#include "platform/stat_paths.h"
 
 #include <sys/stat.h>
 
@@ -289,9 +289,9 @@ bool check_metric(const json& m, const std::string& at, Errors& errors) {
         return false;
     }
     const std::string path = m.get<std::string>();
-    if (is_stat_path(path)) return true;
+    if (platform::is_stat_path(path)) return true;
     errors.add(at, "a statistics path of stats.json (`ringsim stats` lists them); the nearest is " +
-                       json(nearest_stat_path(path)).dump(),
+                       json(platform::nearest_stat_path(path)).dump(),
                shown(m));
     return false;
 }

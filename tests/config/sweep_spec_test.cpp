@@ -4,7 +4,7 @@
 // Student t quantiles; the table's means, intervals, duplicates and gaps; the target's answer.
 #include "platform/sweep/points.h"
 #include "platform/sweep/spec.h"
-#include "platform/sweep/stat_paths.h"
+#include "platform/stat_paths.h"
 #include "platform/sweep/student_t.h"
 #include "platform/sweep/table.h"
 
@@ -17,6 +17,8 @@
 #include <sstream>
 
 using namespace ringsim::platform::sweep;
+using ringsim::platform::is_stat_path;
+using ringsim::platform::nearest_stat_path;
 using nlohmann::json;
 namespace fs = std::filesystem;
 

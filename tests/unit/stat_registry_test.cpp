@@ -120,7 +120,8 @@ TEST(StatPaths, NearestPathForADidYouMean) {
     EXPECT_EQ(nearest_stat_path("total.records.lost"), "total.records.lost");
     EXPECT_TRUE(platform::is_stat_path("buffers.12.records.lost"));
     EXPECT_TRUE(platform::is_stat_path("total.aux.bytes.lost"));
-    EXPECT_FALSE(platform::is_stat_path("buffers.x.records.lost"));
+    EXPECT_TRUE(platform::is_stat_path("buffers.cpu2.records.lost")); // a buffer by name
+    EXPECT_FALSE(platform::is_stat_path("buffers.records.lost"));
     EXPECT_FALSE(platform::is_stat_path("total.records.lots"));
 }
 
