@@ -266,6 +266,13 @@ void Platform::build_consumer() {
     p.reader = m_sc.reader == config::Reader::push ? ReaderKind::push : ReaderKind::libperf;
     p.wakeup_latency = m_sc.wakeup_latency_ps;
     p.per_record_cost = m_sc.per_record_cost_ps;
+    p.lost_record_cost = m_sc.lost_record_cost_ps;
+    p.cost_distribution = m_sc.per_record_cost_distribution == config::CostDistribution::exponential
+                              ? CostDistribution::exponential
+                              : CostDistribution::fixed;
+    p.cost_seed = derive_seed(m_sc.seed, "consumer.per_record_cost");
+    p.tail_update = m_sc.tail_update == config::TailUpdate::per_record ? TailUpdate::per_record
+                                                                       : TailUpdate::batch;
     p.copy_bandwidth = m_sc.copy_bandwidth;
     p.write_bandwidth = m_sc.write_bandwidth;
     p.poll_timeout = m_sc.poll_timeout_ps;
