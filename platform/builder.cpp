@@ -464,6 +464,15 @@ void Platform::build_aux_reader() {
     m_consumer->set_aux(m_aux_reader.get());
 }
 
+std::vector<const coresight::EtmSource*> Platform::aux_sources(unsigned buffer) const {
+    std::vector<const coresight::EtmSource*> v;
+    if (!m_sc.aux.enabled) return v;
+    const int cpu = m_buffers.at(buffer).cpu;
+    for (unsigned c : m_traced)
+        if (cpu < 0 || unsigned(cpu) == c) v.push_back(m_source_of_cpu[c]);
+    return v;
+}
+
 models::AuxStats Platform::aux_stats() const {
     AuxStats s = m_aux_stats;
     if (!m_sc.aux.enabled) return s;

@@ -55,6 +55,13 @@ public:
     void finish();
     const std::vector<Violation>& violations() const { return m_violations; }
 
+    // Running books, for a time series: bytes the driver copied into AUX buffer `aux` so far,
+    // and trace bytes of source `id` the sink and the driver reported lost so far.
+    uint64_t harvested_bytes(unsigned aux) const;
+    uint64_t reported_lost(uint8_t id) const;
+    // After finish(): trace bytes of source `id` lost, all causes (its share of bytes.lost).
+    uint64_t lost_bytes(uint8_t id) const;
+
 private:
     struct Aux;
     struct Source;

@@ -136,6 +136,8 @@ public:
     void set_aux(AuxHooks* aux) { m_aux = aux; }
 
     uint64_t polls() const { return m_polls; }
+    // The tool's read position (md->prev) in mmap idx.
+    uint64_t read_position(unsigned idx) const { return m_state.at(idx).prev; }
     uint64_t keep_up_warnings() const { return m_keep_up_failures; }
 
 private:
