@@ -266,6 +266,13 @@ void Platform::build_consumer() {
     p.reader = m_sc.reader == config::Reader::push ? ReaderKind::push : ReaderKind::libperf;
     p.wakeup_latency = m_sc.wakeup_latency_ps;
     p.per_record_cost = m_sc.per_record_cost_ps;
+    p.lost_record_cost = m_sc.lost_record_cost_ps;
+    p.cost_distribution = m_sc.per_record_cost_distribution == config::CostDistribution::exponential
+                              ? CostDistribution::exponential
+                              : CostDistribution::fixed;
+    p.cost_seed = derive_seed(m_sc.seed, "consumer.per_record_cost");
+    p.tail_update = m_sc.tail_update == config::TailUpdate::per_record ? TailUpdate::per_record
+                                                                       : TailUpdate::batch;
     p.copy_bandwidth = m_sc.copy_bandwidth;
     p.write_bandwidth = m_sc.write_bandwidth;
     p.poll_timeout = m_sc.poll_timeout_ps;
@@ -458,6 +465,15 @@ void Platform::build_aux_reader() {
         p, *m_tool_port, *m_ports[m_sc.consumer_cpu], std::move(mmaps), *m_aux_checker,
         [this](unsigned i) { return map_aux(i); });
     m_consumer->set_aux(m_aux_reader.get());
+}
+
+std::vector<const coresight::EtmSource*> Platform::aux_sources(unsigned buffer) const {
+    std::vector<const coresight::EtmSource*> v;
+    if (!m_sc.aux.enabled) return v;
+    const int cpu = m_buffers.at(buffer).cpu;
+    for (unsigned c : m_traced)
+        if (cpu < 0 || unsigned(cpu) == c) v.push_back(m_source_of_cpu[c]);
+    return v;
 }
 
 StatInstances Platform::buffer_stat_instances(unsigned i) const {

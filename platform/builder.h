@@ -52,6 +52,12 @@ public:
     models::StatInstances buffer_stat_instances(unsigned i) const;
     models::StatInstances total_stat_instances() const;
     const models::AuxChecker* aux_checker() const { return m_aux_checker.get(); }
+    // Simulated memory as the last performed stores left it (for samplers that must not
+    // issue memory operations).
+    const models::PhysicalMemory& phys() const { return m_phys; }
+    // The ETMs whose trace buffer `buffer`'s event records: its CPU's, or every traced
+    // CPU's for a per-thread buffer; none without an AUX area.
+    std::vector<const models::coresight::EtmSource*> aux_sources(unsigned buffer) const;
 
 private:
     models::WriteTarget task_target();

@@ -4,10 +4,12 @@
 #include "platform/builder.h"
 #include "platform/config/loader.h"
 #include "platform/config/params.h"
+#include "platform/config/units.h"
 #include "platform/explore.h"
 #include "platform/litmus/litmus.h"
 #include "platform/output.h"
 #include "platform/sweep/sweep_cmd.h"
+#include "platform/series.h"
 #include "platform/timeline.h"
 
 #include <boost/program_options.hpp>
@@ -41,6 +43,9 @@ const char* const kUsage =
     "      [--timeline FILE [--timeline-window FROM:TO]]\n"
     "                      also write the memory operations (of FROM..TO, e.g. 1ms:1.2ms)\n"
     "                      as a trace for ui.perfetto.dev (docs/timeline.md)\n"
+    "      [--series INTERVAL]\n"
+    "                      also write DIR/series.csv: per INTERVAL (e.g. 100us) and buffer,\n"
+    "                      records produced, delivered, lost and the fill level (docs/series.md)\n"
     "  validate SCENARIO [--set PATH=VALUE]...\n"
     "                      check a scenario and its overrides, report every error\n"
     "  explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]... [--json FILE]\n"
@@ -68,6 +73,7 @@ struct Args {
     std::string out = "ringsim-out";
     std::string timeline;        // --timeline FILE
     std::string timeline_window; // --timeline-window FROM:TO
+    std::optional<std::string> series; // --series INTERVAL
 };
 
 // Parses the arguments after the command; false (after saying why) on a bad flag.
@@ -80,7 +86,8 @@ bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bo
         opts.add_options()("seed", po::value<uint64_t>(), "master seed")(
             "out", po::value<std::string>(&a.out), "output directory")(
             "timeline", po::value<std::string>(&a.timeline), "trace-event JSON file")(
-            "timeline-window", po::value<std::string>(&a.timeline_window), "FROM:TO");
+            "timeline-window", po::value<std::string>(&a.timeline_window), "FROM:TO")(
+            "series", po::value<std::string>(), "series.csv interval");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     try {
@@ -88,6 +95,7 @@ bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bo
         po::store(po::command_line_parser(argv).options(opts).positional(pos).run(), vm);
         po::notify(vm);
         if (vm.count("seed")) a.seed = vm["seed"].as<uint64_t>();
+        if (vm.count("series")) a.series = vm["series"].as<std::string>();
     } catch (const po::error& e) {
         std::cerr << "ringsim " << cmd << ": " << e.what() << "\n" << kUsage;
         return false;
@@ -125,9 +133,22 @@ std::optional<TimelineWindow> timeline_window(const Args& a) {
     return std::nullopt;
 }
 
+// --series INTERVAL, checked before the run: 0 when absent; empty optional (after saying
+// why) when bad.
+std::optional<models::Picos> series_interval(const Args& a) {
+    if (!a.series) return models::Picos(0);
+    const auto t = config::parse_time(*a.series);
+    if (t && *t.value > 0) return *t.value;
+    std::cerr << "ringsim run: --series: expected " << (t ? "a time > 0" : t.error)
+              << ", found '" << *a.series << "'\n";
+    return std::nullopt;
+}
+
 int cmd_run(const Args& a) {
     const auto window = timeline_window(a);
     if (!window) return kExitBadInput;
+    const auto series_every = series_interval(a);
+    if (!series_every) return kExitBadInput;
     nlohmann::json effective;
     const auto scenario = load(a, effective);
     if (!scenario) return kExitBadInput;
@@ -154,7 +175,26 @@ int cmd_run(const Args& a) {
         top.engine().set_observer(timeline.get());
         top.consumer_mmu().set_observer(timeline.get());
     }
+    // Only with --series is there a sampler: one timed event per interval, reading state.
+    std::ofstream series_file;
+    std::unique_ptr<SeriesSampler> series;
+    if (*series_every) {
+        series_file.open(std::filesystem::path(a.out) / "series.csv");
+        if (!series_file) {
+            std::cerr << "ringsim run: cannot write " << a.out << "/series.csv\n";
+            return kExitBadInput;
+        }
+        series = std::make_unique<SeriesSampler>("series", top, *series_every, series_file);
+    }
     sc_core::sc_start();
+    if (series) {
+        series->finish();
+        series_file.close();
+        if (!series_file) {
+            std::cerr << "ringsim run: cannot write " << a.out << "/series.csv\n";
+            return kExitBadInput;
+        }
+    }
     if (timeline) {
         top.engine().set_observer(nullptr);
         top.consumer_mmu().set_observer(nullptr);
@@ -181,8 +221,9 @@ int cmd_run(const Args& a) {
         return kExitBadInput;
     }
     print_summary(std::cout, top, info);
-    std::cout << "ringsim: wrote stats.json, run.json and violations.json in " << dir.string()
-              << "\n";
+    std::cout << "ringsim: wrote stats.json, run.json"
+              << (series ? ", violations.json and series.csv" : " and violations.json") << " in "
+              << dir.string() << "\n";
     if (timeline) std::cout << "ringsim: wrote the timeline " << a.timeline << "\n";
     return top.finished() ? kExitOk : kExitModelError;
 }

@@ -36,6 +36,7 @@ struct AuxChecker::Source {
     // The sink's and the driver's own books: bytes they committed to an AUX buffer and bytes
     // they reported lost. Together they must be every byte the source produced.
     uint64_t committed = 0, reported_lost = 0, claimed_twice = 0;
+    uint64_t lost = 0; // after close_source: lost, all causes
 
     // A run of decoded counts [c, c + n); a count seen before is a duplicate.
     void add_counts(uint64_t c, uint64_t n) {
@@ -106,6 +107,7 @@ struct AuxChecker::Aux {
     std::deque<Chunk> pending;
     std::unique_ptr<coresight::TraceDecoder> decoder;
     uint64_t max_end = 0; // the newest committed AUX position
+    uint64_t harvested = 0; // bytes committed into it
 };
 
 AuxChecker::AuxChecker(std::vector<const EtmSource*> sources,
@@ -133,6 +135,20 @@ AuxChecker::Source* AuxChecker::source(uint8_t id) {
     return nullptr;
 }
 
+uint64_t AuxChecker::harvested_bytes(unsigned aux) const { return m_auxes.at(aux)->harvested; }
+
+uint64_t AuxChecker::reported_lost(uint8_t id) const {
+    for (const auto& s : m_sources)
+        if (s->src->trace_id() == id) return s->reported_lost;
+    return 0;
+}
+
+uint64_t AuxChecker::lost_bytes(uint8_t id) const {
+    for (const auto& s : m_sources)
+        if (s->src->trace_id() == id) return s->lost;
+    return 0;
+}
+
 void AuxChecker::on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, TraceLoss why) {
     Source* s = source(id);
     if (!s) return;
@@ -155,6 +171,7 @@ void AuxChecker::on_aux_commit(AuxCommit c) {
     if (cc.record_written)
         a.records.insert({cc.record_offset, {cc.record_size, cc.flags, false}});
     a.max_end = std::max(a.max_end, cc.aux_off + cc.size);
+    a.harvested += cc.size;
     // Copies the AUX buffer has since overwritten cannot be read any more.
     for (Aux::Commit& old : a.commits) {
         if (old.c.aux_off + old.c.size + a.info.size > a.max_end) break;
@@ -651,6 +668,7 @@ void AuxChecker::close_source(Source& s) {
     }
     books.bytes_delivered += delivered;
     books.bytes_lost += lost;
+    s.lost = lost;
     books.bytes_unread += unread;
     books.bytes_corrupted += corrupted;
     for (size_t c = 0; c < kGapCauses; ++c) books.lost_by_cause[c] += by_cause[c];

@@ -69,6 +69,13 @@ public:
     const AuxBooks& books(unsigned i) const { return m_books.at(i); }
     const AuxCheckCounters& counters() const { return m_n; }
 
+    // Running books, for a time series: bytes the driver copied into AUX buffer `aux` so far,
+    // and trace bytes of source `id` the sink and the driver reported lost so far.
+    uint64_t harvested_bytes(unsigned aux) const;
+    uint64_t reported_lost(uint8_t id) const;
+    // After finish(): trace bytes of source `id` lost, all causes (its share of bytes.lost).
+    uint64_t lost_bytes(uint8_t id) const;
+
 private:
     struct Aux;
     struct Source;

@@ -6,6 +6,7 @@
 #include "models/user/record_parser.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ringsim::models {
 
@@ -22,7 +23,7 @@ PerfConsumer::PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParam
                            ConsumerObserver& observer, std::function<void()> on_finished)
     : sc_module(name), m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)),
       m_state(m_mmaps.size()), m_observer(observer), m_on_finished(std::move(on_finished)),
-      m_next_snapshot(params.snapshot_every) {
+      m_next_snapshot(params.snapshot_every), m_cost_rng(params.cost_seed) {
     SC_THREAD(consumer_thread);
     if (!m_p.pauses.empty()) SC_THREAD(pause_thread);
 }
@@ -150,6 +151,12 @@ Picos PerfConsumer::cost(uint64_t n) const {
     return transfer_time(n, m_p.copy_bandwidth) + transfer_time(n, m_p.write_bandwidth);
 }
 
+Picos PerfConsumer::record_cost(uint32_t type) {
+    const Picos mean = type == PERF_RECORD_LOST ? m_p.lost_record_cost : m_p.per_record_cost;
+    if (m_p.cost_distribution == CostDistribution::fixed || mean == 0) return mean;
+    return Picos(std::llround(m_cost_rng.exponential(double(mean))));
+}
+
 bool PerfConsumer::read_forward(unsigned idx) {
     return m_p.reader == ReaderKind::push ? push(idx) : read_events(idx);
 }
@@ -171,11 +178,45 @@ bool PerfConsumer::push(unsigned idx) {
     }
     const uint64_t n = end - start;
     const Copy copy = issue_copy(idx, start, n);
+    if (m_p.tail_update == TailUpdate::per_record && !m.overwrite) {
+        handle_records(idx, copy);
+        return true;
+    }
     sc_core::wait(ps(cost(n)));
     s.prev = head;
     if (!m.overwrite) write_tail(idx, head); // perf_mmap__consume
     deliver(copy);
     return true;
+}
+
+void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
+    // The copy is the consumer's private buffer: it parses the records out of it (waiting
+    // for the loads, as a real copy completes before it is parsed) and releases each
+    // record's room as soon as it has handled it.
+    std::vector<CopySource> sources;
+    read_copy(m_mem, copy.first, copy.second, m_buf, sources);
+    const std::vector<uint8_t> bytes = m_buf;
+    uint64_t done = 0;
+    while (done < copy.n) {
+        // A header the copy cannot hold, or one that is not plausible (a reordering with a
+        // barrier off), ends the per-record walk: the rest is handled as one piece.
+        uint64_t size = copy.n - done;
+        uint32_t type = 0;
+        if (copy.n - done >= perf::kHeaderSize) {
+            const auto h = perf::parse_header(bytes.data() + done, copy.n - done);
+            if (h && perf::plausible(*h) && h->size <= copy.n - done) {
+                size = h->size;
+                type = h->type;
+            }
+        }
+        sc_core::wait(ps(record_cost(type) + cost(size)));
+        done += size;
+        m_state[idx].prev = copy.pos + done;
+        write_tail(idx, copy.pos + done); // perf_mmap__consume of this record
+    }
+    CopyContext ctx = copy.ctx;
+    ctx.tail_store_seq = m_state[idx].last.tail_store_seq;
+    m_observer.on_copied(idx, copy.pos, bytes.data(), copy.n, sources, ctx);
 }
 
 bool PerfConsumer::read_events(unsigned idx) {
@@ -192,6 +233,7 @@ bool PerfConsumer::read_events(unsigned idx) {
         return false;
     }
     bool any = false;
+    const bool per_record = m_p.tail_update == TailUpdate::per_record;
     for (;;) {
         // perf_mmap__read_event refreshes end from data_head for forward maps.
         end = read_head(idx);
@@ -203,11 +245,14 @@ bool PerfConsumer::read_events(unsigned idx) {
         const Copy copy = issue_copy(idx, start, h->size);
         start += h->size;
         s.prev = start;
-        sc_core::wait(ps(m_p.per_record_cost + cost(h->size)));
-        if (!m.overwrite) write_tail(idx, s.prev); // perf_mmap__consume after each event
+        sc_core::wait(ps(record_cost(h->type) + cost(h->size)));
+        // perf_mmap__consume after each event.
+        if (per_record && !m.overwrite) write_tail(idx, s.prev);
         deliver(copy);
         any = true;
     }
+    // batch: one perf_mmap__consume after the loop, before read_done.
+    if (!per_record && any && !m.overwrite) write_tail(idx, s.prev);
     // perf_mmap__read_done: prev = data_head, read again after the last event. Records
     // published in between are stepped over (their space is released at the next consume).
     const uint64_t head = read_head(idx);

@@ -4,7 +4,18 @@
 //  - push: perf record's bulk path (tools/perf/util/mmap.c : perf_mmap__push), which reads
 //    data_head twice (C4) and copies [prev, head) to perf.data in at most two chunks;
 //  - libperf: perf_mmap__read_init / perf_mmap__read_event / perf_mmap__consume
-//    (tools/lib/perf/mmap.c, C3), one record at a time, consuming after each.
+//    (tools/lib/perf/mmap.c, C3), one record at a time.
+// When data_tail is stored (TailUpdate) is a property of the tool, not of the kernel:
+//  - push, batch: perf_mmap__push's perf_mmap__consume once per pass (C4);
+//  - push, per_record: the pass copies [prev, head) the same way, then handles the copied
+//    records one by one (per_record_cost each, plus its share of the copy and write time)
+//    and stores data_tail after each, as some BPF consumers do; prev ends at the last
+//    record handled, so the C4 re-copy does not arise;
+//  - libperf, per_record: perf_mmap__consume after every perf_mmap__read_event (how perf
+//    top, perf trace and the python binding use libperf);
+//  - libperf, batch: one perf_mmap__consume after the read_event loop, before read_done.
+// per_record_cost (lost_record_cost for a PERF_RECORD_LOST) is drawn per record, fixed or
+// exponential with that mean (CostDistribution), from the consumer's own seeded stream.
 // Overwrite (backward) buffers are read the way perf record reads them (C3, C4, C5, R9):
 // pause output, perf_mmap__push from data_head back to prev (overwrite_rb_find_range when
 // full), resume.
@@ -14,6 +25,7 @@
 #pragma once
 
 #include "models/common/buffer_stats.h"
+#include "models/common/rng.h"
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_wakeup.h"
 #include "models/memory/memory_port.h"
@@ -25,6 +37,8 @@
 namespace ringsim::models {
 
 enum class ReaderKind { push, libperf };
+enum class TailUpdate { batch, per_record };
+enum class CostDistribution { fixed, exponential };
 
 // Where each byte range of a copy came from: the consumer's load and the store it read.
 struct CopySource {
@@ -92,7 +106,11 @@ struct PauseWindow {
 struct PerfConsumerParams {
     ReaderKind reader = ReaderKind::push;
     Picos wakeup_latency = 0;     // from the waitqueue wake-up to the consumer running
-    Picos per_record_cost = 0;    // libperf reader: handling one record
+    Picos per_record_cost = 0;    // handling one record (libperf; push with per_record tail)
+    Picos lost_record_cost = 0;   // the same for a PERF_RECORD_LOST
+    CostDistribution cost_distribution = CostDistribution::fixed;
+    uint64_t cost_seed = 0;       // the stream of exponential per-record costs
+    TailUpdate tail_update = TailUpdate::batch;
     double copy_bandwidth = 1e9;  // bytes/s out of the mapping
     double write_bandwidth = 1e9; // bytes/s into perf.data
     Picos poll_timeout = 0;       // 0: poll(-1)
@@ -118,6 +136,8 @@ public:
     void set_aux(AuxHooks* aux) { m_aux = aux; }
 
     uint64_t polls() const { return m_polls; }
+    // The tool's read position (md->prev) in mmap idx.
+    uint64_t read_position(unsigned idx) const { return m_state.at(idx).prev; }
     uint64_t keep_up_warnings() const { return m_keep_up_failures; }
 
 private:
@@ -148,6 +168,11 @@ private:
     uint64_t read_head(unsigned idx);
     void keep_up_failure(unsigned idx, uint64_t head);
     Picos cost(uint64_t bytes) const;
+    // Handling one record of type `type`: per_record_cost (lost_record_cost for a
+    // PERF_RECORD_LOST), drawn from its distribution.
+    Picos record_cost(uint32_t type);
+    // push with a per-record tail: handles the records of a copied chunk one by one.
+    void handle_records(unsigned idx, const Copy& copy);
     void write_tail(unsigned idx, uint64_t tail);
     void set_paused(bool paused);
     bool snapshot_due() const;
@@ -166,6 +191,7 @@ private:
     uint64_t m_polls = 0;
     uint64_t m_keep_up_failures = 0;
     std::vector<uint8_t> m_buf;
+    Rng m_cost_rng;
 };
 
 } // namespace ringsim::models

@@ -648,6 +648,15 @@ void fill_derived(json& eff, const Errors& errors) {
     const auto cpus = r.integer("/platform/cpus");
     json* consumer = member_object(eff, "consumer");
     if (consumer != nullptr && !consumer->contains("cpu") && cpus) (*consumer)["cpu"] = *cpus - 1;
+    if (consumer != nullptr && !consumer->contains("lost_record_cost") &&
+        r.time("/consumer/per_record_cost"))
+        (*consumer)["lost_record_cost"] = (*consumer)["per_record_cost"];
+    // libperf's users call perf_mmap__consume after every event; perf record's push stores
+    // data_tail once per pass; a read-only (overwrite) mapping stores none (R11).
+    const auto reader = r.text("/consumer/reader");
+    const auto overwrite = r.boolean("/session/overwrite");
+    if (consumer != nullptr && !consumer->contains("tail_update") && reader && overwrite)
+        (*consumer)["tail_update"] = *reader == "libperf" && !*overwrite ? "per_record" : "batch";
     json* session = member_object(eff, "session");
     if (session == nullptr) return;
     // perf maps the AUX area right after the data mapping.
@@ -687,6 +696,7 @@ public:
         pauses();
         migration_and_snapshots();
         mmap_flush();
+        tail_update();
         writers();
         aux();
         switches();
@@ -767,6 +777,23 @@ private:
             error("/consumer/snapshot_every",
                   "\"0s\" unless session.overwrite is true (only overwrite buffers are read in "
                   "snapshots)");
+    }
+
+    void tail_update() {
+        const auto tail = r().text("/consumer/tail_update");
+        const auto overwrite = r().boolean("/session/overwrite");
+        if (tail && overwrite && *tail == "per_record" && *overwrite)
+            error("/consumer/tail_update",
+                  "\"batch\" when session.overwrite is true (an overwrite mapping is read-only: "
+                  "the tool never stores data_tail, R11)");
+        const auto dist = r().text("/consumer/per_record_cost_distribution");
+        const auto reader = r().text("/consumer/reader");
+        if (dist && reader && tail && *dist == "exponential" && *reader == "push" &&
+            *tail == "batch")
+            error("/consumer/per_record_cost_distribution",
+                  "\"fixed\" unless a reader charges per_record_cost (consumer.reader libperf, "
+                  "or tail_update per_record): perf_mmap__push with a batch tail copies whole "
+                  "chunks and has no per-record cost to draw");
     }
 
     void mmap_flush() {
@@ -1048,6 +1075,14 @@ void to_consumer(const Values& r, Scenario& s) {
     s.reader = enum_of(*r.text("/consumer/reader"), readers);
     s.wakeup_latency_ps = *r.time("/consumer/wakeup_latency");
     s.per_record_cost_ps = *r.time("/consumer/per_record_cost");
+    s.lost_record_cost_ps = *r.time("/consumer/lost_record_cost");
+    static const std::pair<const char*, CostDistribution> distributions[] = {
+        {"fixed", CostDistribution::fixed}, {"exponential", CostDistribution::exponential}};
+    s.per_record_cost_distribution =
+        enum_of(*r.text("/consumer/per_record_cost_distribution"), distributions);
+    static const std::pair<const char*, TailUpdate> tails[] = {
+        {"batch", TailUpdate::batch}, {"per_record", TailUpdate::per_record}};
+    s.tail_update = enum_of(*r.text("/consumer/tail_update"), tails);
     s.copy_bandwidth = *r.bandwidth("/consumer/copy_bandwidth");
     s.write_bandwidth = *r.bandwidth("/consumer/write_bandwidth");
     s.poll_timeout_ps = *r.time("/consumer/poll_timeout");

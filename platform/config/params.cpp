@@ -289,7 +289,30 @@ std::vector<Param> make_table() {
         key("/consumer/wakeup_latency", K::time)
             .def("10us")
             .desc("From POLLIN to the consumer running."),
-        key("/consumer/per_record_cost", K::time).def("50ns").desc("Consumer CPU time per record."),
+        key("/consumer/per_record_cost", K::time)
+            .def("50ns")
+            .desc("Consumer CPU time handling one record (its mean under exponential), charged by "
+                  "the readers that handle records one by one: libperf, and push with "
+                  "tail_update per_record."),
+        key("/consumer/lost_record_cost", K::time)
+            .derive("consumer.per_record_cost")
+            .desc("Consumer CPU time handling one PERF_RECORD_LOST (its mean under exponential), "
+                  "where per_record_cost is charged. perf's handlers only add a LOST record to "
+                  "counters, so it can be far cheaper than a sample."),
+        key("/consumer/per_record_cost_distribution", K::enumeration)
+            .def("fixed")
+            .one_of({"fixed", "exponential"})
+            .desc("fixed: every record costs per_record_cost; exponential: each record's cost is "
+                  "drawn from an exponential distribution with that mean (seeded stream "
+                  "\"consumer.per_record_cost\"). Exponential needs a reader that charges it."),
+        key("/consumer/tail_update", K::enumeration)
+            .derive("batch for push, per_record for libperf")
+            .one_of({"batch", "per_record"})
+            .desc("When data_tail is stored. batch: once per pass (push: perf_mmap__push's "
+                  "consume; libperf: one perf_mmap__consume after the read_event loop). "
+                  "per_record: after each record is handled (libperf: perf_mmap__consume after "
+                  "every read_event; push: the copied chunk is handled record by record, each "
+                  "costing per_record_cost, as some BPF consumers do)."),
         key("/consumer/copy_bandwidth", K::bandwidth)
             .def("4GB/s")
             .above(0)

@@ -19,6 +19,8 @@ enum class Arrival { periodic, poisson, bursty };
 enum class RecordKind { sample, switch_, comm };
 enum class Context { task, softirq, irq, nmi };
 enum class Reader { push, libperf };
+enum class TailUpdate { batch, per_record };     // consumer.tail_update
+enum class CostDistribution { fixed, exponential }; // consumer.per_record_cost_distribution
 
 // One source of records written into the buffers (workload.writers[i]).
 struct Writer {
@@ -142,6 +144,9 @@ struct Scenario {
     Reader reader = Reader::push;
     uint64_t wakeup_latency_ps = 0;   // POLLIN delivered -> consumer running
     uint64_t per_record_cost_ps = 0;
+    uint64_t lost_record_cost_ps = 0; // a PERF_RECORD_LOST's cost (default: per_record_cost)
+    CostDistribution per_record_cost_distribution = CostDistribution::fixed;
+    TailUpdate tail_update = TailUpdate::batch;
     double copy_bandwidth = 0;        // bytes/s, copying out of the mapping
     double write_bandwidth = 0;       // bytes/s, writing perf.data
     uint64_t poll_timeout_ps = 0;     // 0 = infinite (perf record's default)

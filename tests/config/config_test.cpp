@@ -93,6 +93,9 @@ void expect_same(const Scenario& a, const Scenario& b) {
     EXPECT_EQ(a.reader, b.reader);
     EXPECT_EQ(a.wakeup_latency_ps, b.wakeup_latency_ps);
     EXPECT_EQ(a.per_record_cost_ps, b.per_record_cost_ps);
+    EXPECT_EQ(a.lost_record_cost_ps, b.lost_record_cost_ps);
+    EXPECT_EQ(a.per_record_cost_distribution, b.per_record_cost_distribution);
+    EXPECT_EQ(a.tail_update, b.tail_update);
     EXPECT_EQ(a.copy_bandwidth, b.copy_bandwidth);
     EXPECT_EQ(a.write_bandwidth, b.write_bandwidth);
     EXPECT_EQ(a.poll_timeout_ps, b.poll_timeout_ps);
@@ -216,6 +219,9 @@ TEST(Loader, MinimalScenarioGetsEveryDefault) {
     EXPECT_EQ(s.reader, Reader::push);
     EXPECT_EQ(s.wakeup_latency_ps, 10000000u);
     EXPECT_EQ(s.per_record_cost_ps, 50000u);
+    EXPECT_EQ(s.lost_record_cost_ps, 50000u); // derived: per_record_cost
+    EXPECT_EQ(s.per_record_cost_distribution, CostDistribution::fixed);
+    EXPECT_EQ(s.tail_update, TailUpdate::batch); // derived: push reads in batches
     EXPECT_EQ(s.copy_bandwidth, 4e9);
     EXPECT_EQ(s.write_bandwidth, 1e9);
     EXPECT_EQ(s.poll_timeout_ps, 0u);
@@ -233,6 +239,27 @@ TEST(Loader, MinimalScenarioGetsEveryDefault) {
     EXPECT_EQ(w.burst_size, 1u);
     EXPECT_EQ(w.burst_spacing_ps, 100000u);
     EXPECT_EQ(w.start_ps, 0u);
+}
+
+// consumer.tail_update follows the reader unless set: libperf's users consume after every
+// event, perf record's push once per pass, and an overwrite mapping never stores a tail.
+TEST(Loader, TailUpdateIsDerivedFromTheReader) {
+    auto tail = [](const std::vector<std::string>& sets) {
+        const LoadResult r = load(kMinimal, sets);
+        EXPECT_TRUE(r.errors.empty()) << joined(r);
+        return r.scenario ? r.scenario->tail_update : TailUpdate::batch;
+    };
+    EXPECT_EQ(tail({"consumer.reader=libperf"}), TailUpdate::per_record);
+    EXPECT_EQ(tail({"consumer.reader=libperf", "session.overwrite=true"}), TailUpdate::batch);
+    EXPECT_EQ(tail({"consumer.reader=libperf", "consumer.tail_update=batch"}), TailUpdate::batch);
+    EXPECT_EQ(tail({"consumer.tail_update=per_record"}), TailUpdate::per_record);
+    const LoadResult r = load(kMinimal, {"consumer.per_record_cost=2us",
+                                         "consumer.per_record_cost_distribution=exponential",
+                                         "consumer.tail_update=per_record"});
+    ASSERT_TRUE(r.scenario) << joined(r);
+    EXPECT_EQ(r.scenario->lost_record_cost_ps, 2000000u); // follows per_record_cost
+    EXPECT_EQ(r.scenario->per_record_cost_distribution, CostDistribution::exponential);
+    EXPECT_EQ(r.effective["consumer"]["lost_record_cost"], "2us");
 }
 
 TEST(Loader, EffectiveConfigHasEveryKey) {
