@@ -223,14 +223,7 @@ std::optional<Axis> load_axis(const json& a, const std::string& at, Errors& erro
                        body.is_array() ? std::to_string(body.size()) + " values" : shown(body));
             return std::nullopt;
         }
-        std::set<std::string> seen;
-        for (size_t i = 0; i < body.size(); ++i)
-            if (!seen.insert(body[i].dump()).second) {
-                errors.add(where + "/" + std::to_string(i), "a value not already in the list",
-                           shown(body[i]));
-                return std::nullopt;
-            }
-        axis.values.assign(body.begin(), body.end());
+        axis.values.assign(body.begin(), body.end()); // repeats: see load_sweep_spec
     } else if (!body.is_object()) {
         errors.add(where, axis.from == "range" ? "an object {from, to, step}" : "an object {from, to}",
                    shown(body));
@@ -492,6 +485,19 @@ SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>
             errors.add("/combine", "\"product\" or \"zip\"", shown(c));
         else
             s.zip = c == "zip";
+    }
+    // A value twice in a product axis would make every point with it twice; zipped axes
+    // repeat values freely (a repeated combination is caught with the points).
+    for (size_t a = 0; !s.zip && a < s.axes.size(); ++a) {
+        std::set<std::string> seen;
+        const Axis& axis = s.axes[a];
+        for (size_t i = 0; i < axis.values.size() && axis.from == "values"; ++i)
+            if (!seen.insert(axis.values[i].dump()).second) {
+                errors.add("/axes/" + std::to_string(a) + "/values/" + std::to_string(i),
+                           "a value not already in the list (combine product)",
+                           shown(axis.values[i]));
+                break;
+            }
     }
     if (s.zip)
         for (size_t i = 1; i < s.axes.size(); ++i)
