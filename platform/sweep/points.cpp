@@ -1,6 +1,7 @@
 #include "platform/sweep/points.h"
 
 #include "models/common/rng.h"
+#include "platform/config/units.h"
 
 #include <cstdio>
 #include <fstream>
@@ -133,6 +134,18 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
                 {"/axes", "combinations that give different scenarios",
                  axes_text(p.axes) + " gives the same scenario as " +
                      axes_text(plan.points[it->second].axes)});
+            continue;
+        }
+        p.duration_ps = load.scenario->duration_ps;
+        if (spec.series && spec.series->warmup_ps + spec.series->interval_ps > p.duration_ps) {
+            const std::string where = "/series/warmup";
+            const std::string message =
+                "a warm-up that leaves at least one interval of the workload (duration " +
+                config::format_time(p.duration_ps) + (spec.axes.empty() ? "" : " at " + axes_text(p.axes)) + ")";
+            if (messages.insert(where + message).second)
+                result.errors.push_back(
+                    {where, message, spec.document["series"].value("warmup", "0s") +
+                                         " + an interval of " + spec.series->interval});
             continue;
         }
         by_id.emplace(p.id, p.index);

@@ -21,6 +21,7 @@ struct Point {
     std::vector<size_t> value_index; // per axis, into Axis::values
     std::vector<std::string> sets;   // the axes' PATH=VALUE overrides
     nlohmann::json axes;             // {PATH: VALUE}, PATH as the spec writes it
+    uint64_t duration_ps = 0;        // the workload's, for the steady figures of a series
 };
 
 struct Plan {

@@ -30,7 +30,7 @@ constexpr uint64_t kMaxReplicates = 1000000;
 
 const std::vector<std::string> kSpecKeys = {"description", "scenario", "set",     "axes",
                                             "combine",     "replicates", "seed",  "metrics",
-                                            "target"};
+                                            "target",      "series"};
 
 std::string keys_text(const std::vector<std::string>& keys) {
     std::string text;
@@ -275,18 +275,62 @@ std::optional<Axis> load_axis(const json& a, const std::string& at, Errors& erro
     return axis;
 }
 
-// A metric path, checked against the statistics registry.
-bool check_metric(const json& m, const std::string& at, Errors& errors) {
+// A metric path, checked against the statistics registry (and, with a series, the steady
+// figures).
+bool check_metric(const json& m, const std::string& at, bool series, Errors& errors) {
     if (!m.is_string()) {
         errors.add(at, "a statistics path such as \"total.records.lost\"", shown(m));
         return false;
     }
     const std::string path = m.get<std::string>();
     if (platform::is_stat_path(path)) return true;
+    const auto& steady = steady_metric_paths();
+    if (path.rfind("steady.", 0) == 0) {
+        if (std::find(steady.begin(), steady.end(), path) == steady.end())
+            errors.add(at, "one of the steady figures " + keys_text(steady), shown(m));
+        else if (!series)
+            errors.add(at, "a statistics path; steady figures need \"series\" in the spec",
+                       shown(m));
+        else
+            return true;
+        return false;
+    }
     errors.add(at, "a statistics path of stats.json (`ringsim stats` lists them); the nearest is " +
                        json(platform::nearest_stat_path(path)).dump(),
                shown(m));
     return false;
+}
+
+void load_series(const json& j, SweepSpec& s, Errors& errors) {
+    if (!j.is_object()) {
+        errors.add("/series", "an object {interval, warmup}", shown(j));
+        return;
+    }
+    check_keys(j, {"interval", "warmup"}, "/series", errors);
+    SeriesSpec series;
+    bool ok = true;
+    const auto time = [&](const char* key, bool required, uint64_t& out) {
+        if (!j.contains(key)) {
+            if (required) errors.add(std::string("/series/") + key, config::kTimeSyntax, "nothing");
+            return !required;
+        }
+        const auto t = j[key].is_string() ? config::parse_time(j[key].get<std::string>())
+                                          : config::UnitResult<uint64_t>{};
+        if (!t) {
+            errors.add(std::string("/series/") + key, config::kTimeSyntax, shown(j[key]));
+            return false;
+        }
+        out = *t.value;
+        return true;
+    };
+    if (time("interval", true, series.interval_ps) && series.interval_ps == 0) {
+        errors.add("/series/interval", "a time above 0", shown(j["interval"]));
+        ok = false;
+    }
+    ok = time("warmup", false, series.warmup_ps) && ok;
+    if (!ok || series.interval_ps == 0) return;
+    series.interval = j["interval"].get<std::string>();
+    s.series = series;
 }
 
 void load_target(const json& t, SweepSpec& s, Errors& errors) {
@@ -301,7 +345,7 @@ void load_target(const json& t, SweepSpec& s, Errors& errors) {
     if (!t.contains("metric")) {
         errors.add("/target/metric", "a statistics path", "nothing");
         ok = false;
-    } else if (check_metric(t["metric"], "/target/metric", errors)) {
+    } else if (check_metric(t["metric"], "/target/metric", s.series.has_value(), errors)) {
         target.metric = t["metric"].get<std::string>();
     } else {
         ok = false;
@@ -366,6 +410,27 @@ std::vector<std::string> default_metrics(bool aux) {
     std::vector<std::string> m = {"total.records.lost", "total.records.lost_fraction"};
     if (aux) m.insert(m.end(), {"total.aux.bytes.lost", "total.aux.bytes.lost_fraction"});
     return m;
+}
+
+const std::vector<std::string>& steady_metric_paths() {
+    static const std::vector<std::string> paths = {
+        "steady.window_s",
+        "steady.total.records.produced",
+        "steady.total.records.delivered",
+        "steady.total.records.lost",
+        "steady.total.records.lost_fraction",
+        "steady.total.aux.bytes.produced",
+        "steady.total.aux.bytes.lost",
+        "steady.total.aux.bytes.lost_fraction"};
+    return paths;
+}
+
+const json* metric_at(const json& line, const std::string& path) {
+    const std::string steady = "steady.";
+    if (path.rfind(steady, 0) == 0)
+        return line.contains("steady") ? stat_at(line["steady"], path.substr(steady.size()))
+                                       : nullptr;
+    return line.contains("stats") ? stat_at(line["stats"], path) : nullptr;
 }
 
 const json* stat_at(const json& stats, const std::string& path) {
@@ -530,6 +595,7 @@ SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>
         else
             s.seed = seed.get<uint64_t>();
     }
+    if (doc.contains("series")) load_series(doc["series"], s, errors);
     if (doc.contains("metrics")) {
         const json& m = doc["metrics"];
         if (!m.is_array() || m.empty()) {
@@ -538,7 +604,7 @@ SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>
             std::set<std::string> seen;
             for (size_t i = 0; i < m.size(); ++i) {
                 const std::string at = "/metrics/" + std::to_string(i);
-                if (!check_metric(m[i], at, errors)) continue;
+                if (!check_metric(m[i], at, s.series.has_value(), errors)) continue;
                 if (!seen.insert(m[i].get<std::string>()).second)
                     errors.add(at, "a path not already in the list", shown(m[i]));
                 else

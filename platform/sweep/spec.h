@@ -32,6 +32,15 @@ struct Target {
     size_t axis = 0;       // index into SweepSpec::axes
 };
 
+// Steady-state figures from each run's series (`ringsim run --series INTERVAL`): the
+// intervals after `warmup` and before the workload's end, leaving out the start and the
+// final drain.
+struct SeriesSpec {
+    std::string interval; // as written, passed to --series
+    uint64_t interval_ps = 0;
+    uint64_t warmup_ps = 0;
+};
+
 struct SweepSpec {
     std::string file;                  // the spec file, as given
     nlohmann::json document;           // as written
@@ -44,6 +53,7 @@ struct SweepSpec {
     uint64_t seed = 1;
     std::vector<std::string> metrics;
     std::optional<Target> target;
+    std::optional<SeriesSpec> series;
 };
 
 struct SpecLoad {
@@ -64,6 +74,13 @@ SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>
 // The spec's metrics when it names none: the loss figures of the data buffers, and of the
 // AUX areas when `aux` (some point has session.aux.enabled).
 std::vector<std::string> default_metrics(bool aux);
+
+// The metrics a series adds, under "steady." (valid only in a spec with `series`).
+const std::vector<std::string>& steady_metric_paths();
+
+// The value of metric `path` in a result line: "steady.X" from the line's steady figures,
+// anything else from its stats; nullptr when there is none.
+const nlohmann::json* metric_at(const nlohmann::json& line, const std::string& path);
 
 // The value at dotted `path` of a stats.json object ("total.records.lost",
 // "buffers.0.records.lost" or "buffers.cpu0.records.lost"); nullptr when there is none.

@@ -10,6 +10,7 @@
 #include "platform/sweep/points.h"
 #include "platform/sweep/results.h"
 #include "platform/sweep/spec.h"
+#include "platform/sweep/steady.h"
 #include "platform/sweep/table.h"
 
 #include <boost/program_options.hpp>
@@ -365,6 +366,7 @@ int run_sweep(const SweepArgs& a) {
         for (const auto* sets : {&s.sets, &point_of(i).sets})
             for (const std::string& set : *sets)
                 args.insert(args.end(), {"--set", set});
+        if (s.series) args.insert(args.end(), {"--series", s.series->interval});
         return runner::ringsim_job(std::move(args), run_dir, a.timeout);
     };
     const auto on_done = [&](size_t i, const runner::ChildStatus& status) {
@@ -380,8 +382,17 @@ int run_sweep(const SweepArgs& a) {
                      {"wall_s", status.wall_s}};
         std::optional<json> stats;
         if (status.ok()) stats = read_json_file(run_dir / "stats.json");
-        if (stats) {
+        std::string series_error;
+        std::optional<json> steady;
+        if (stats && s.series)
+            steady = steady_figures(run_dir / "series.csv", s.series->interval_ps,
+                                    s.series->warmup_ps, p.duration_ps, series_error);
+        if (stats && s.series && !steady) {
+            line["status"] = "failed";
+            line["reason"] = series_error;
+        } else if (stats) {
             line["stats"] = std::move(*stats);
+            if (steady) line["steady"] = std::move(*steady);
         } else {
             const std::string said = child_said(run_dir);
             line["status"] = "failed";

@@ -152,9 +152,8 @@ Table build_table(const SweepInfo& info, const std::vector<json>& lines) {
                 continue;
             }
             ++row.replicates;
-            const json& stats = line.contains("stats") ? line["stats"] : json();
             for (size_t m = 0; m < info.metrics.size(); ++m)
-                if (const json* v = stat_at(stats, info.metrics[m]); v && v->is_number())
+                if (const json* v = metric_at(line, info.metrics[m]); v && v->is_number())
                     row.values[m].push_back(v->get<double>());
         }
         for (const auto& values : row.values) {

@@ -4,6 +4,7 @@
 // Student t quantiles; the table's means, intervals, duplicates and gaps; the target's answer.
 #include "platform/sweep/points.h"
 #include "platform/sweep/spec.h"
+#include "platform/sweep/steady.h"
 #include "platform/stat_paths.h"
 #include "platform/sweep/student_t.h"
 #include "platform/sweep/table.h"
@@ -321,4 +322,39 @@ TEST(Table, SweepJsonRoundTrips) {
     EXPECT_TRUE(back->target->minimize);
     EXPECT_FALSE(parse_sweep_json(json{{"spec_hash", 1}}, error));
     EXPECT_NE(error.find("not a sweep.json"), std::string::npos);
+}
+
+// The steady figures keep the intervals (end - interval, end] that start at or after the
+// warm-up and end by the workload's end: not the start, not the drain.
+TEST(Steady, TheWindowBetweenWarmupAndTheWorkloadsEnd) {
+    std::string pattern = (fs::temp_directory_path() / "steady-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    const fs::path csv = fs::path(pattern) / "series.csv";
+    std::ofstream(csv) << "time_ps,buffer,records.produced,records.delivered,records.lost,"
+                          "bytes.unread,aux.bytes.produced,aux.bytes.harvested,aux.bytes.lost\n"
+                          "1000,cpu0,10,0,0,0,100,0,0\n"   // the warm-up
+                          "1000,cpu1,10,0,5,0,100,0,50\n"
+                          "2000,cpu0,10,8,2,0,100,0,10\n"  // in
+                          "2000,cpu1,10,9,1,0,100,0,0\n"
+                          "3000,cpu0,10,10,0,0,100,0,0\n"  // in
+                          "3000,cpu1,10,10,4,0,100,0,30\n"
+                          "3500,cpu0,0,30,0,0,0,0,7\n";    // the drain, after 3000
+    std::string error;
+    const auto s = steady_figures(csv, 1000, 1000, 3000, error);
+    ASSERT_TRUE(s) << error;
+    EXPECT_DOUBLE_EQ((*s)["window_s"].get<double>(), 2000e-12);
+    EXPECT_EQ((*s)["total"]["records"]["produced"], 40);
+    EXPECT_EQ((*s)["total"]["records"]["delivered"], 37);
+    EXPECT_EQ((*s)["total"]["records"]["lost"], 7);
+    EXPECT_DOUBLE_EQ((*s)["total"]["records"]["lost_fraction"].get<double>(), 7.0 / 40);
+    EXPECT_EQ((*s)["total"]["aux"]["bytes"]["lost"], 40);
+    EXPECT_DOUBLE_EQ((*s)["total"]["aux"]["bytes"]["lost_fraction"].get<double>(), 0.1);
+    EXPECT_FALSE(steady_figures(csv, 1000, 3000, 3000, error));
+    EXPECT_NE(error.find("no interval"), std::string::npos);
+    EXPECT_FALSE(steady_figures(fs::path(pattern) / "none.csv", 1000, 0, 3000, error));
+    const json line = {{"steady", *s}, {"stats", {{"total", {{"records", {{"lost", 9}}}}}}}};
+    EXPECT_EQ(*metric_at(line, "steady.total.records.lost"), 7);
+    EXPECT_EQ(*metric_at(line, "total.records.lost"), 9);
+    EXPECT_EQ(metric_at(json::object(), "steady.total.records.lost"), nullptr);
+    fs::remove_all(pattern);
 }

@@ -307,3 +307,32 @@ TEST_F(SweepTest, BadFlagsExitTwo) {
         EXPECT_FALSE(r.err.empty()) << args;
     }
 }
+
+// With a series, each line carries its steady figures (after the warm-up, before the drain),
+// and they can be metrics and targets.
+TEST_F(SweepTest, SteadyFiguresFromASeries) {
+    json spec = kSpec;
+    spec["set"]["duration"] = "5ms";
+    spec["series"] = {{"interval", "1ms"}, {"warmup", "1ms"}};
+    spec["metrics"] = {"steady.total.records.lost_fraction", "total.records.lost_fraction"};
+    spec["target"]["metric"] = "steady.total.records.lost_fraction";
+    write_spec("steady.json", spec);
+    const Result r = ringsim("sweep steady.json --out st --jobs 2");
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::ifstream in(dir / "st" / "points-0-of-1.jsonl");
+    size_t lines = 0, lossy = 0;
+    for (std::string text; std::getline(in, text); ++lines) {
+        const json line = json::parse(text);
+        const json& steady = line["steady"];
+        EXPECT_DOUBLE_EQ(steady["window_s"].get<double>(), 4e-3); // (1, 5] ms
+        const json& all = line["stats"]["total"]["records"];
+        EXPECT_LT(steady["total"]["records"]["produced"], all["produced"]);
+        EXPECT_LE(steady["total"]["records"]["lost"], all["lost"]);
+        lossy += steady["total"]["records"]["lost"] > 0;
+    }
+    EXPECT_EQ(lines, 12u);
+    EXPECT_GT(lossy, 0u);
+    EXPECT_NE(r.out.find("steady.total.records.lost_fraction <= 0 in every replicate"),
+              std::string::npos)
+        << r.out;
+}
