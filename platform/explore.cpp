@@ -4,6 +4,7 @@
 // process; results are kept by seed, so the output does not depend on which child ends first.
 #include "platform/explore.h"
 
+#include "platform/arg_number.h"
 #include "platform/runner/process_pool.h"
 #include "platform/runner/ringsim_child.h"
 
@@ -224,14 +225,6 @@ int bad_args(const Options& o, const std::string& why) {
     return kExitBadInput;
 }
 
-// A whole decimal number in [min, max]; boost's own conversion would wrap "-1" around.
-std::optional<uint64_t> parse_number(const std::string& s, uint64_t min, uint64_t max) {
-    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    const uint64_t v = std::stoull(s);
-    if (v < min || v > max) return std::nullopt;
-    return v;
-}
 
 std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> parts;
@@ -277,20 +270,20 @@ std::optional<std::string> check_models(const std::string& list, std::vector<std
 std::optional<std::string> check_options(const po::variables_map& vm, Options& o) {
     if (o.scenario.empty()) return std::string("expected a SCENARIO file");
     if (!vm.count("runs")) return std::string("--runs N is required");
-    const auto runs = parse_number(vm["runs"].as<std::string>(), 1, UINT32_MAX);
+    const auto runs = parse_whole_number(vm["runs"].as<std::string>(), 1, UINT32_MAX);
     if (!runs)
         return "--runs: expected a whole number from 1, found '" + vm["runs"].as<std::string>() +
                "'";
     o.runs = *runs;
     if (vm.count("jobs")) {
-        const auto jobs = parse_number(vm["jobs"].as<std::string>(), 1, 4096);
+        const auto jobs = parse_whole_number(vm["jobs"].as<std::string>(), 1, 4096);
         if (!jobs)
             return "--jobs: expected a whole number from 1 to 4096, found '" +
                    vm["jobs"].as<std::string>() + "'";
         o.jobs = unsigned(*jobs);
     }
     if (vm.count("first-seed")) {
-        const auto seed = parse_number(vm["first-seed"].as<std::string>(), 0, UINT64_MAX - o.runs);
+        const auto seed = parse_whole_number(vm["first-seed"].as<std::string>(), 0, UINT64_MAX - o.runs);
         if (!seed)
             return "--first-seed: expected a whole number, found '" +
                    vm["first-seed"].as<std::string>() + "'";

@@ -53,7 +53,7 @@ for page in "${pages[@]}"; do
     printf '%s\n' "$line" >>"$new"
     if [[ $line =~ ^\<\!--\ docs(-hidden|-command)?:\ (.*)\ --\>$ ]]; then
       cmd=${BASH_REMATCH[2]}
-      if ! output=$(cd "$scratch/root" && bash -c "$cmd" 2>"$scratch/stderr"); then
+      if ! output=$(cd "$scratch/root" && bash -o pipefail -c "$cmd" 2>"$scratch/stderr"); then
         echo "docs.sh: $page: '$cmd' failed:" >&2
         cat "$scratch/stderr" >&2
         exit 1

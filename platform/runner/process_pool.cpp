@@ -85,6 +85,10 @@ pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string
         // A child outliving a killed runner would only burn CPU: its result has no reader.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(127); // the runner died before prctl took effect
+        // Its own process group: a Ctrl-C at the terminal or a kill of the runner's group
+        // reaches the runner, which then ends its children itself, and never a child first,
+        // which would look like a run that died.
+        setpgid(0, 0);
         pthread_sigmask(SIG_SETMASK, &child_mask, nullptr);
         dup2(err_fd, STDERR_FILENO);
         dup2(devnull, STDOUT_FILENO);
@@ -133,9 +137,11 @@ public:
     bool interrupted() const { return m_interrupted; }
 
     // The pid of a child that ended, with its status; 0 when `deadline` passed first; -1 when
-    // interrupted or none is left.
+    // interrupted or none is left. An interruption already pending wins over a child that
+    // ended, which may have ended of the same signal.
     pid_t wait(int& wait_status, const Clock::time_point* deadline) {
         for (;;) {
+            if (take_pending_interrupt()) return -1;
             const pid_t pid = waitpid(-1, &wait_status, WNOHANG);
             if (pid != 0) return pid;
             int sig = 0;
@@ -155,7 +161,22 @@ public:
         }
     }
 
+    // A child killed by a signal the pool did not send it: whoever sent it meant the whole
+    // study (scancel signals every process of a job), so it counts as an interruption.
+    void interrupted_by(int sig) {
+        if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) m_interrupted = true;
+    }
+
 private:
+    bool take_pending_interrupt() {
+        sigset_t stop;
+        sigemptyset(&stop);
+        sigaddset(&stop, SIGINT);
+        sigaddset(&stop, SIGTERM);
+        const timespec now = {0, 0};
+        if (sigtimedwait(&stop, nullptr, &now) > 0) m_interrupted = true;
+        return m_interrupted;
+    }
     sigset_t m_signals, m_old_mask;
     bool m_interrupted = false;
 };
@@ -212,6 +233,15 @@ std::string read_text(const fs::path& file) {
 
 PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t)>& make_job,
                  const std::function<bool(size_t, const ChildStatus&)>& on_done) {
+    // Children inherit an ignored SIGCHLD as "reap automatically": their statuses would be
+    // lost. The pool waits for them itself.
+    struct sigaction old_chld {}, dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGCHLD, &dfl, &old_chld);
+    struct Restore {
+        struct sigaction& old;
+        ~Restore() { sigaction(SIGCHLD, &old, nullptr); }
+    } restore{old_chld};
     ChildWaiter waiter;
     const int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
     std::map<pid_t, Running> running;
@@ -232,7 +262,12 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
                                              std::chrono::duration<double>(job.timeout_s));
                 running.emplace(pid, r);
             } else {
-                done(i, failed);
+                try {
+                    done(i, failed);
+                } catch (...) {
+                    end_children(running);
+                    throw;
+                }
             }
         }
         if (running.empty()) continue;
@@ -259,10 +294,17 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
         const Running r = it->second;
         running.erase(it);
         ChildStatus s = status_of(wait_status);
+        if (s.signal && !r.killed) waiter.interrupted_by(s.signal);
+        if (waiter.interrupted()) break; // not a result: the study was interrupted
         s.timed_out = r.killed;
         s.timeout_s = r.timeout_s;
         s.wall_s = std::chrono::duration<double>(Clock::now() - r.start).count();
-        done(r.index, s);
+        try {
+            done(r.index, s);
+        } catch (...) {
+            end_children(running);
+            throw;
+        }
     }
     end_children(running);
     if (devnull >= 0) close(devnull);

@@ -42,6 +42,17 @@ config::ConfigError locate(const config::ConfigError& e, const SweepSpec& spec, 
                                (axis.from == "values" ? "/" + std::to_string(p.value_index[a]) : "");
         return {at, e.expected + " (for " + e.pointer + " of the scenario)", e.found};
     }
+    // A fixed override: the spec's set, or the command line's --set.
+    if (spec.document.contains("set") && spec.document["set"].is_object())
+        for (const auto& [path, value] : spec.document["set"].items())
+            if (overlaps(config::set_path_to_pointer(path), e.pointer))
+                return {"/set/" + path, e.expected + " (for " + e.pointer + " of the scenario)",
+                        e.found};
+    for (const std::string& set : spec.command_line_sets)
+        if (overlaps(config::set_path_to_pointer(set.substr(0, set.find('='))), e.pointer))
+            return {"", e.expected + " (for " + e.pointer + " of the scenario, in --set " + set +
+                            ")",
+                    e.found};
     return {"/scenario", e.expected + " (for " + (e.pointer.empty() ? "the scenario" : e.pointer) +
                              (spec.axes.empty() ? "" : ", at " + axes_text(p.axes)) + ")",
             e.found};
@@ -126,8 +137,11 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
             }
             continue;
         }
+        // The simulation, not its words: the seed comes per replicate, and the description
+        // changes nothing that runs.
         json resolved = load.effective;
         resolved.erase("seed");
+        resolved.erase("description");
         p.id = hash_hex(resolved.dump());
         if (const auto it = by_id.find(p.id); it != by_id.end()) {
             result.errors.push_back(
@@ -164,11 +178,13 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
     json ids = json::array();
     for (const Point& p : plan.points)
         ids.push_back(p.id);
+    // What the result lines depend on: the runs and what each line records. The metrics and
+    // the target only summarise lines that hold whole stats.json files, so they may change
+    // between reruns of the same DIR (sweep.json keeps the latest).
     plan.spec_hash = hash_hex(json{{"points", ids},
                                    {"replicates", spec.replicates},
                                    {"seed", spec.seed},
-                                   {"metrics", plan.metrics},
-                                   {"target", spec.document.value("target", json())}}
+                                   {"series", spec.document.value("series", json())}}
                                   .dump());
     result.plan = std::move(plan);
     return result;

@@ -92,8 +92,14 @@ bool append_line(int fd, const json& line) {
     return true;
 }
 
+std::string unique_suffix() {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+    return std::string(host) + "." + std::to_string(getpid());
+}
+
 bool write_json_atomically(const fs::path& file, const json& j) {
-    const fs::path tmp = file.string() + ".tmp." + std::to_string(getpid());
+    const fs::path tmp = file.string() + ".tmp." + unique_suffix();
     {
         std::ofstream out(tmp);
         out << j.dump(2) << "\n";

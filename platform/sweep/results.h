@@ -32,6 +32,9 @@ ResultLines read_result_dir(const std::filesystem::path& dir);
 // written whole.
 bool append_line(int fd, const nlohmann::json& line);
 
+// "host.pid": a name part no other process writing the same shared directory uses.
+std::string unique_suffix();
+
 // Writes `j` to `file` through a temporary file and a rename, so that concurrent shards
 // writing the same DIR/sweep.json never leave a half-written one.
 bool write_json_atomically(const std::filesystem::path& file, const nlohmann::json& j);

@@ -5,6 +5,7 @@
 // from several directories or shards.
 #include "platform/sweep/sweep_cmd.h"
 
+#include "platform/arg_number.h"
 #include "platform/runner/process_pool.h"
 #include "platform/runner/ringsim_child.h"
 #include "platform/sweep/points.h"
@@ -43,13 +44,14 @@ constexpr double kDefaultTimeout = 3600;
 
 const char* const kSweepUsage =
     "usage: ringsim sweep SPEC --out DIR [--jobs J] [--shard I/N] [--set PATH=VALUE]...\n"
-    "                     [--timeout SECONDS] [--force]\n"
+    "                     [--timeout SECONDS] [--retry-failed] [--force]\n"
     "       ringsim sweep SPEC --list [--set PATH=VALUE]...\n"
     "Runs every (point, replicate) of the sweep spec SPEC, J at a time (default: one per online\n"
     "CPU), each in a child process with a wall-clock limit (default 3600 s; 0: none), and writes\n"
     "a JSON line per finished one to DIR/points-I-of-N.jsonl. --shard I/N (0 <= I < N) runs the\n"
     "I-th of N disjoint slices; without it, SLURM_ARRAY_TASK_ID/COUNT/MIN choose it when set.\n"
-    "Rerunning the same command resumes. --list prints the points and exits. docs/sweeps.md.\n";
+    "Rerunning the same command resumes (--retry-failed also redoes failed runs). --list prints\n"
+    "the points and exits. docs/sweeps.md.\n";
 
 const char* const kMergeUsage =
     "usage: ringsim merge DIR... [--csv FILE] [--json FILE] [--answer FILE]\n"
@@ -62,13 +64,6 @@ int bad_args(const std::string& cmd, const std::string& why, const char* usage) 
     return kExitBadInput;
 }
 
-std::optional<uint64_t> parse_number(const std::string& s, uint64_t min, uint64_t max) {
-    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    const uint64_t v = std::stoull(s);
-    if (v < min || v > max) return std::nullopt;
-    return v;
-}
 
 struct Shard {
     uint64_t index = 0, count = 1;
@@ -79,8 +74,8 @@ std::optional<std::string> choose_shard(const std::string& flag, Shard& shard) {
     if (!flag.empty()) {
         const size_t slash = flag.find('/');
         const auto n = slash == std::string::npos ? std::nullopt
-                                                  : parse_number(flag.substr(slash + 1), 1, 1000000);
-        const auto i = n ? parse_number(flag.substr(0, slash), 0, *n - 1) : std::nullopt;
+                                                  : parse_whole_number(flag.substr(slash + 1), 1, 1000000);
+        const auto i = n ? parse_whole_number(flag.substr(0, slash), 0, *n - 1) : std::nullopt;
         if (!i) return "--shard: expected I/N with 0 <= I < N, found '" + flag + "'";
         shard = {*i, *n};
         return std::nullopt;
@@ -89,12 +84,12 @@ std::optional<std::string> choose_shard(const std::string& flag, Shard& shard) {
     if (!id) return std::nullopt;
     const char* count = std::getenv("SLURM_ARRAY_TASK_COUNT");
     const char* min = std::getenv("SLURM_ARRAY_TASK_MIN");
-    const auto n = count ? parse_number(count, 1, 1000000) : std::nullopt;
+    const auto n = count ? parse_whole_number(count, 1, 1000000) : std::nullopt;
     if (!n)
         return std::string("SLURM_ARRAY_TASK_ID is set, but SLURM_ARRAY_TASK_COUNT is ") +
                (count ? "'" + std::string(count) + "', not a whole number from 1" : "not set");
-    const auto lo = parse_number(min ? min : "0", 0, UINT32_MAX);
-    const auto task = parse_number(id, 0, UINT32_MAX);
+    const auto lo = parse_whole_number(min ? min : "0", 0, UINT32_MAX);
+    const auto task = parse_whole_number(id, 0, UINT32_MAX);
     if (!lo || !task || *task < *lo || *task - *lo >= *n)
         return "SLURM_ARRAY_TASK_ID=" + std::string(id) + " is not within SLURM_ARRAY_TASK_MIN=" +
                (min ? min : "0") + " and the " + std::to_string(*n) +
@@ -145,7 +140,7 @@ struct SweepArgs {
     unsigned jobs = 1;
     std::string shard;
     double timeout = kDefaultTimeout;
-    bool force = false, list = false;
+    bool force = false, list = false, retry_failed = false;
 };
 
 std::optional<int> parse_sweep_args(const std::vector<std::string>& args, SweepArgs& a) {
@@ -155,7 +150,7 @@ std::optional<int> parse_sweep_args(const std::vector<std::string>& args, SweepA
         "shard", po::value<std::string>(&a.shard))(
         "set", po::value<std::vector<std::string>>(&a.sets)->composing())(
         "timeout", po::value<std::string>())("force", po::bool_switch(&a.force))(
-        "list", po::bool_switch(&a.list));
+        "list", po::bool_switch(&a.list))("retry-failed", po::bool_switch(&a.retry_failed));
     po::positional_options_description pos;
     pos.add("spec", 1);
     po::variables_map vm;
@@ -170,7 +165,7 @@ std::optional<int> parse_sweep_args(const std::vector<std::string>& args, SweepA
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     a.jobs = cpus > 0 ? unsigned(cpus) : 1;
     if (vm.count("jobs")) {
-        const auto jobs = parse_number(vm["jobs"].as<std::string>(), 1, 4096);
+        const auto jobs = parse_whole_number(vm["jobs"].as<std::string>(), 1, 4096);
         if (!jobs)
             return bad_args("sweep",
                             "--jobs: expected a whole number from 1 to 4096, found '" +
@@ -192,16 +187,26 @@ std::optional<int> parse_sweep_args(const std::vector<std::string>& args, SweepA
     return std::nullopt;
 }
 
-// The (point, replicate) pairs DIR already holds a line for.
-std::set<uint64_t> done_items(const ResultLines& lines, const Plan& plan) {
+// The (point, replicate) pairs DIR already holds a line for: completed, or failed (a
+// failed one is redone with --retry-failed).
+struct DoneItems {
+    std::set<uint64_t> ok, failed; // a pair in ok is not in failed
+};
+
+DoneItems done_items(const ResultLines& lines, const Plan& plan) {
     std::map<std::string, size_t> index;
     for (const Point& p : plan.points)
         index.emplace(p.id, p.index);
-    std::set<uint64_t> done;
+    DoneItems done;
     for (const json& line : lines.lines) {
         const auto it = index.find(line.value("point", ""));
         const uint64_t r = line.value("replicate", uint64_t(0));
-        if (it != index.end() && r < plan.replicates) done.insert(it->second * plan.replicates + r);
+        if (it == index.end() || r >= plan.replicates) continue;
+        const uint64_t k = it->second * plan.replicates + r;
+        if (line.value("status", "") == "ok")
+            done.ok.insert(k), done.failed.erase(k);
+        else if (!done.ok.count(k))
+            done.failed.insert(k);
     }
     return done;
 }
@@ -257,10 +262,13 @@ void summarise_dir(const fs::path& dir, const json& sweep_doc, const ResultLines
     const Answer a = answer(*info, t);
     print_answer(std::cout, *info, a);
     // Shards finishing together on a shared DIR may both write it: whole files, renamed.
-    const fs::path tmp = dir / (".answer.csv." + std::to_string(getpid()));
-    std::ofstream(tmp) << answer_csv(*info, a);
+    const fs::path tmp = dir / (".answer.csv." + unique_suffix());
+    std::ofstream out(tmp);
+    out << answer_csv(*info, a);
+    out.close();
     std::error_code ec;
-    fs::rename(tmp, dir / "answer.csv", ec);
+    if (out) fs::rename(tmp, dir / "answer.csv", ec);
+    if (!out || ec) fs::remove(tmp, ec), ec = std::make_error_code(std::errc::io_error);
     if (ec)
         std::cerr << "ringsim sweep: cannot write " << (dir / "answer.csv").string() << "\n";
     else
@@ -322,22 +330,16 @@ int run_sweep(const SweepArgs& a) {
     if (!mine.error.empty()) return bad_args("sweep", mine.error, kSweepUsage);
     const ResultLines before = read_result_dir(dir);
     if (!before.error.empty()) return bad_args("sweep", before.error, kSweepUsage);
-    const std::set<uint64_t> done = done_items(before, plan);
+    const DoneItems done = done_items(before, plan);
 
     std::vector<uint64_t> todo;
     uint64_t slice = 0, failed_before = 0;
     for (uint64_t k = shard.index; k < plan.items(); k += shard.count) {
         ++slice;
-        if (!done.count(k)) todo.push_back(k);
+        const bool failed = done.failed.count(k) != 0;
+        if (failed && !a.retry_failed) ++failed_before;
+        if (!done.ok.count(k) && (!failed || a.retry_failed)) todo.push_back(k);
     }
-    for (const json& line : before.lines) // this slice's failures from earlier runs
-        if (line.value("status", "") != "ok") {
-            for (const Point& p : plan.points)
-                if (p.id == line.value("point", "")) {
-                    const uint64_t k = p.index * plan.replicates + line.value("replicate", 0ull);
-                    if (k % shard.count == shard.index) ++failed_before;
-                }
-        }
     std::cerr << "ringsim sweep: " << a.spec << ": " << plan.points.size() << " points x "
               << plan.replicates << " replicates; shard " << shard.index << "/" << shard.count
               << ": " << slice << ", " << slice - todo.size() << " already done, " << todo.size()

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -243,6 +244,8 @@ int sc_main(int argc, char** argv) {
         else if (flag == "--source") source = argv[i + 1];
         else if (flag == "--only") only = argv[i + 1]; // "sweeps": just the sweep figures
     }
+    // The sweep specs live in /tmp and name their scenario by path: make it absolute.
+    source = std::filesystem::absolute(source).string();
     if (only == "sweeps") return sweep_figures(ringsim, source) ? 0 : 1;
     const double sw = thread_switch_ns();
     std::printf("raw SystemC thread switch: %.1f ns (SystemC %s)\n\n", sw, sc_core::sc_release());

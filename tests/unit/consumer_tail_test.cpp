@@ -2,13 +2,8 @@
 // data_tail moves under each reader (push, libperf) with a batch or a per-record tail, the
 // exponential per-record cost drawn from the consumer's own seeded stream, and the cost of
 // a PERF_RECORD_LOST (lost_record_cost).
-#include "models/check/checker.h"
 #include "models/common/rng.h"
-#include "models/kernel/perf_abi.h"
-#include "models/kernel/perf_wakeup.h"
-#include "models/kernel/record_writer.h"
-#include "models/memory/engine_port.h"
-#include "models/user/perf_consumer.h"
+#include "tests/support/one_buffer_rig.h"
 
 #include <gtest/gtest.h>
 
@@ -20,79 +15,17 @@ using sc_core::SC_US;
 
 namespace {
 
-constexpr uint64_t kSampleType = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID;
 constexpr Picos kUs = 1'000'000;
 
-struct Rig {
-    PhysicalMemory phys;
-    MemorySystem mem{phys, MemoryModel::sc, TimingPolicy::none, 1};
-    CpuState cpu0{0};
-    BufferStats stats;
-    std::unique_ptr<PerfBuffer> rb;
-    std::unique_ptr<PerfWakeup> wakeup;
-    std::unique_ptr<Checker> checker;
-    std::vector<std::unique_ptr<RecordWriter>> writers;
-    std::unique_ptr<PerfConsumer> consumer;
-    bool finished = false;
-    int running = 0;
-
-    // One 4KiB data page, the default watermark (half of it), irq_work after 2 us.
-    Rig() {
-        PerfBufferParams p;
-        p.name = "cpu0";
-        p.nr_pages = 1;
-        p.user_page = phys.allocate("up", 4096, 4096);
-        p.data = phys.allocate("data", 4096, 4096);
-        rb = std::make_unique<PerfBuffer>(p, stats);
-        wakeup = std::make_unique<PerfWakeup>("wakeup", sc_time(2, SC_US), stats);
-        rb->set_wakeup_sink(wakeup.get());
-        CheckedBuffer cb;
-        cb.name = "cpu0";
-        cb.data_size = 4096;
-        cb.sample_type = kSampleType;
-        cb.sample_id_all = true;
-        cb.stats = &stats;
-        cb.rb = rb.get();
-        checker = std::make_unique<Checker>(std::vector<CheckedBuffer>{cb}, &mem.engine());
-        rb->set_observer(&checker->producer_side(0));
-    }
-    // Periodic records of `size` bytes every 1 us from `start`, none at or after `stop`.
+// One 4KiB data page, the default watermark (half of it), irq_work after 2 us.
+struct Rig : ringsim::test::OneBufferRig {
+    // Records of `size` bytes every 1 us from `start` (NMI, written at once), none from `stop`.
     void writer(const char* name, Picos start, Picos stop, uint64_t size) {
-        RecordWriterParams p;
-        p.arrivals.rate_hz = 1e6;
-        p.arrivals.start = start;
-        p.arrivals.random_phase = false;
-        p.stop = stop;
-        p.sample_size = size;
-        p.sample_type = kSampleType;
-        WriteTarget t{&cpu0, &mem.agent("cpu0"), rb.get()};
-        writers.push_back(std::make_unique<RecordWriter>(name, p, [t] { return t; }, [this] {
-            if (--running == 0 && consumer) consumer->workload_exited();
-        }));
-        ++running;
+        OneBufferRig::writer(name, ExecContext::nmi, start, 1e6, 0, stop, size);
     }
-    // Copy and write at 1 GB/s: a 64-byte record costs 128 ns of bandwidth.
-    void consume(PerfConsumerParams p) {
-        p.wakeup_latency = 5'500'000;
-        p.copy_bandwidth = 1e9;
-        p.write_bandwidth = 1e9;
-        ConsumerMmap m{rb.get(), wakeup.get(), &stats, rb->params().user_page,
-                       rb->params().data, 4096, false, false};
-        consumer = std::make_unique<PerfConsumer>("consumer", p, mem.agent("cpu1"),
-                                                  std::vector<ConsumerMmap>{m}, *checker,
-                                                  [this] {
-                                                      checker->finish();
-                                                      finished = true;
-                                                  });
-    }
-    uint64_t tail() { return phys.read_u64(rb->params().user_page + perf::kOffDataTail); }
+    uint64_t tail() { return word(perf::kOffDataTail); }
 };
-
-void run_until(uint64_t t_ps) {
-    const uint64_t now = sc_core::sc_time_stamp().value();
-    if (t_ps > now) sc_core::sc_start(sc_time(double(t_ps - now), sc_core::SC_PS));
-    while (sc_core::sc_pending_activity_at_current_time()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
-}
+using ringsim::test::run_until;
 
 // Four 64-byte records at 1, 2, 3 and 4 us; no wakeup (256 bytes stay below the 2 KiB
 // watermark), so the consumer runs when the workload's exit at 4.5 us ends its poll, after

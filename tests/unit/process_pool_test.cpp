@@ -167,3 +167,41 @@ TEST_F(PoolTest, ChildrenPastTheirLimitAreKilledAndSaySo) {
     EXPECT_FALSE(status[1].timed_out);
     EXPECT_TRUE(status[1].ok());
 }
+
+// A child that dies of SIGTERM, SIGINT or SIGHUP the pool did not send was hit by what was
+// meant for the whole study (scancel signals every process of a job; a terminal's Ctrl-C
+// its foreground group): the pool is interrupted, and that death is no result.
+TEST_F(PoolTest, AChildKilledFromOutsideInterruptsThePool) {
+    size_t ended = 0;
+    const PoolEnd end = run_pool(
+        6, 2,
+        [&](size_t i) {
+            const std::string script = i == 0 ? "kill -TERM $$" : "exec sleep 30";
+            return Job{{"/bin/sh", "-c", script}, {}, dir / "outside"};
+        },
+        [&](size_t, const ChildStatus&) {
+            ++ended;
+            return true;
+        });
+    EXPECT_EQ(end, PoolEnd::interrupted);
+    EXPECT_EQ(ended, 0u);
+}
+
+// Children run in process groups of their own, so a signal to the runner's group reaches the
+// runner alone, which ends them.
+TEST_F(PoolTest, ChildrenHaveTheirOwnProcessGroup) {
+    std::vector<int> codes;
+    run_pool(
+        1, 1,
+        [&](size_t) {
+            Job job;
+            job.dir = dir / "pgrp";
+            job.body = [] { return getpgrp() == getpid() ? 0 : 1; };
+            return job;
+        },
+        [&](size_t, const ChildStatus& s) {
+            codes.push_back(s.exit_code);
+            return true;
+        });
+    EXPECT_EQ(codes, std::vector<int>{0});
+}

@@ -2,12 +2,7 @@
 // nesting stretches the outer writer and delays data_head (R3); a watermark wakeup reaches
 // the consumer after the irq_work and wake-up latencies (R6, R8) and the push path copies
 // [prev, head) and releases the tail after its copy time (C4).
-#include "models/check/checker.h"
-#include "models/kernel/perf_abi.h"
-#include "models/kernel/perf_wakeup.h"
-#include "models/kernel/record_writer.h"
-#include "models/memory/engine_port.h"
-#include "models/user/perf_consumer.h"
+#include "tests/support/one_buffer_rig.h"
 
 #include <gtest/gtest.h>
 
@@ -16,85 +11,8 @@ using sc_core::sc_time;
 using sc_core::SC_NS;
 using sc_core::SC_US;
 
-namespace {
-
-constexpr uint64_t kSampleType = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID;
-
-struct Rig {
-    PhysicalMemory phys;
-    MemorySystem mem{phys, MemoryModel::sc, TimingPolicy::none, 1};
-    CpuState cpu0{0};
-    BufferStats stats;
-    std::unique_ptr<PerfBuffer> rb;
-    std::unique_ptr<PerfWakeup> wakeup;
-    std::unique_ptr<Checker> checker;
-    std::vector<std::unique_ptr<RecordWriter>> writers;
-    std::unique_ptr<PerfConsumer> consumer;
-    bool finished = false;
-    int running = 0;
-
-    explicit Rig(uint64_t watermark) {
-        PerfBufferParams p;
-        p.name = "cpu0";
-        p.nr_pages = 1;
-        p.user_page = phys.allocate("up", 4096, 4096);
-        p.data = phys.allocate("data", 4096, 4096);
-        p.wakeup_watermark = watermark;
-        rb = std::make_unique<PerfBuffer>(p, stats);
-        wakeup = std::make_unique<PerfWakeup>("wakeup", sc_time(2, SC_US), stats);
-        rb->set_wakeup_sink(wakeup.get());
-        CheckedBuffer cb;
-        cb.name = "cpu0";
-        cb.data_size = 4096;
-        cb.sample_type = kSampleType;
-        cb.sample_id_all = true;
-        cb.stats = &stats;
-        cb.rb = rb.get();
-        checker = std::make_unique<Checker>(std::vector<CheckedBuffer>{cb}, &mem.engine());
-        rb->set_observer(&checker->producer_side(0));
-    }
-    void writer(const char* name, ExecContext ctx, Picos start, double rate, Picos write_time,
-                Picos stop) {
-        RecordWriterParams p;
-        p.context = ctx;
-        p.arrivals.rate_hz = rate;
-        p.arrivals.start = start;
-        p.arrivals.random_phase = false;
-        p.stop = stop;
-        p.sample_size = 64;
-        p.write_time = write_time;
-        p.sample_type = kSampleType;
-        WriteTarget t{&cpu0, &mem.agent("cpu0"), rb.get()};
-        writers.push_back(std::make_unique<RecordWriter>(name, p, [t] { return t; }, [this] {
-            if (--running == 0 && consumer) consumer->workload_exited();
-        }));
-        ++running;
-    }
-    void consume() {
-        PerfConsumerParams p;
-        p.wakeup_latency = 5'500'000; // 5.5 us: never at the same instant as a record
-        p.copy_bandwidth = 1e9;
-        p.write_bandwidth = 1e9;
-        ConsumerMmap m{rb.get(), wakeup.get(), &stats, rb->params().user_page,
-                       rb->params().data, 4096, false, false};
-        consumer = std::make_unique<PerfConsumer>("consumer", p, mem.agent("cpu1"),
-                                                  std::vector<ConsumerMmap>{m}, *checker,
-                                                  [this] {
-                                                      checker->finish();
-                                                      finished = true;
-                                                  });
-    }
-    uint64_t word(uint64_t off) { return phys.read_u64(rb->params().user_page + off); }
-};
-
-// Runs the simulation up to and including everything that happens at `t_ns`.
-void run_until(uint64_t t_ps) {
-    const uint64_t now = sc_core::sc_time_stamp().value();
-    if (t_ps > now) sc_core::sc_start(sc_time(double(t_ps - now), sc_core::SC_PS));
-    while (sc_core::sc_pending_activity_at_current_time()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
-}
-
-} // namespace
+using Rig = ringsim::test::OneBufferRig;
+using ringsim::test::run_until;
 
 TEST(ProducerConsumer, NestedNmiStretchesTheOuterWriterAndItPublishesBoth) {
     Rig r(0);

@@ -152,7 +152,11 @@ TEST_F(SweepTest, SameResultsWithOneJobTwoJobsAndFourShards) {
 // rerun of the same command ends with every (point, replicate) exactly once, as a run never
 // killed gives them.
 TEST_F(SweepTest, ResumesAfterSigkillAtAnyMoment) {
-    ASSERT_EQ(ringsim("sweep spec.json --out clean --jobs 2").code, 0);
+    // Runs of 20 ms simulated, so that the kill lands while the sweep still has runs to do.
+    json slower = kSpec;
+    slower["set"]["duration"] = "20ms";
+    write_spec("slower.json", slower);
+    ASSERT_EQ(ringsim("sweep slower.json --out clean --jobs 2").code, 0);
     const auto clean = results("clean");
     for (const size_t kill_after : {size_t(0), size_t(3), size_t(7)}) {
         const std::string out = "killed" + std::to_string(kill_after);
@@ -162,7 +166,7 @@ TEST_F(SweepTest, ResumesAfterSigkillAtAnyMoment) {
             chdir(dir.c_str());
             freopen("/dev/null", "w", stderr);
             freopen("/dev/null", "w", stdout);
-            execl(RINGSIM_BINARY, RINGSIM_BINARY, "sweep", "spec.json", "--out", out.c_str(),
+            execl(RINGSIM_BINARY, RINGSIM_BINARY, "sweep", "slower.json", "--out", out.c_str(),
                   "--jobs", "2", static_cast<char*>(nullptr));
             _exit(127);
         }
@@ -173,8 +177,9 @@ TEST_F(SweepTest, ResumesAfterSigkillAtAnyMoment) {
         kill(pid, SIGKILL);
         int status = 0;
         waitpid(pid, &status, 0);
+        ASSERT_LT(line_count(file), 12u) << "the sweep ended before the kill";
         if (kill_after == 7) std::ofstream(file, std::ios::app) << R"({"point": "0123", "repl)";
-        const Result r = ringsim("sweep spec.json --out " + out + " --jobs 2");
+        const Result r = ringsim("sweep slower.json --out " + out + " --jobs 2");
         ASSERT_EQ(r.code, 0) << r.err;
         size_t lines = 0;
         EXPECT_EQ(results(out, &lines), clean) << "killed after " << kill_after;
@@ -207,7 +212,7 @@ TEST_F(SweepTest, AnotherSpecIntoTheSameDirectoryIsRefusedUnlessForced) {
 
 TEST_F(SweepTest, APointPastItsTimeLimitIsAFailedLineWithItsReason) {
     json spec = {{"scenario", "base.json"},
-                 {"axes", {{{"path", "duration"}, {"values", {"1ms", "60s"}}}}}};
+                 {"axes", {{{"path", "duration"}, {"values", {"1ms", "10s"}}}}}};
     write_spec("slow.json", spec);
     const Result r = ringsim("sweep slow.json --out slow --jobs 2 --timeout 0.5");
     EXPECT_EQ(r.code, 3) << r.err;
@@ -219,11 +224,22 @@ TEST_F(SweepTest, APointPastItsTimeLimitIsAFailedLineWithItsReason) {
     }
     ASSERT_EQ(by_duration.size(), 2u);
     EXPECT_EQ(by_duration["1ms"]["status"], "ok");
-    EXPECT_EQ(by_duration["60s"]["status"], "failed");
-    EXPECT_EQ(by_duration["60s"]["reason"], "timed out after 0.5 s (killed)");
-    EXPECT_FALSE(by_duration["60s"].contains("stats"));
+    EXPECT_EQ(by_duration["10s"]["status"], "failed");
+    EXPECT_EQ(by_duration["10s"]["reason"], "timed out after 0.5 s (killed)");
+    EXPECT_FALSE(by_duration["10s"].contains("stats"));
     EXPECT_NE(r.err.find("1 failed"), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("1 failed"), std::string::npos) << r.out;
+    // A plain rerun keeps the failure; --retry-failed redoes it, and merge keeps the run
+    // that completed.
+    EXPECT_EQ(ringsim("sweep slow.json --out slow --jobs 2").code, 3);
+    const Result retry = ringsim("sweep slow.json --out slow --jobs 2 --timeout 120 --retry-failed");
+    EXPECT_EQ(retry.code, 0) << retry.err;
+    EXPECT_EQ(line_count(dir / "slow" / "points-0-of-1.jsonl"), 3u);
+    ASSERT_EQ(ringsim("merge slow --json slow.json").code, 0);
+    for (const json& row : json::parse(read_file(dir / "slow.json"))["rows"]) {
+        EXPECT_EQ(row["replicates"], 1);
+        EXPECT_EQ(row["failed"], 0);
+    }
 }
 
 TEST_F(SweepTest, SlurmArrayVariablesChooseTheShard) {
@@ -297,11 +313,13 @@ TEST_F(SweepTest, TheAnswerAndTheProgressLines) {
 }
 
 TEST_F(SweepTest, BadFlagsExitTwo) {
-    for (const std::string args :
-         {"sweep", "sweep spec.json", "sweep spec.json --out x --jobs 0",
+    for (const std::string& args : std::vector<std::string>{"sweep", "sweep spec.json", "sweep spec.json --out x --jobs 0",
           "sweep spec.json --out x --shard 4/4", "sweep spec.json --out x --shard 1",
           "sweep spec.json --out x --timeout -1", "sweep spec.json --out x --bogus", "merge",
-          "merge nowhere", "sweep nowhere.json --out x"}) {
+          "merge nowhere", "sweep nowhere.json --out x",
+          "sweep " + std::string(RINGSIM_SOURCE_DIR) + "/tests/config/bad-sweeps/unknown_key.json --list",
+          "sweep " + std::string(RINGSIM_SOURCE_DIR) +
+              "/tests/config/bad-sweeps/axis_value_breaks_a_kernel_rule.json --out x"}) {
         const Result r = ringsim(args);
         EXPECT_EQ(r.code, 2) << args << ": " << r.err;
         EXPECT_FALSE(r.err.empty()) << args;
