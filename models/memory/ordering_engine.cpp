@@ -201,7 +201,11 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
                           label);
     op.value = first_word(src, n);
     if (m_observer) m_observer->on_op(op);
-    m_store_records[op.seq % kStoreRecordsKept] = op;
+    // The ring grows to its size as stores come, instead of being zeroed whole up front: a
+    // short run (a sweep point, a lesson) touches only the pages it uses.
+    const size_t slot = op.seq % kStoreRecordsKept;
+    if (slot >= m_store_records.size()) m_store_records.resize(slot + 1);
+    m_store_records[slot] = op;
 
     if (m_model == MemoryModel::sc) {
         m_mem.write(addr, src, n); // performs now, in order: no history needed
@@ -280,7 +284,9 @@ void OrderingEngine::retire(Picos now) {
 }
 
 const OpRecord* OrderingEngine::store_record(uint64_t seq) const {
-    const OpRecord& op = m_store_records[seq % kStoreRecordsKept];
+    const size_t slot = seq % kStoreRecordsKept;
+    if (slot >= m_store_records.size()) return nullptr;
+    const OpRecord& op = m_store_records[slot];
     return op.seq == seq && seq ? &op : nullptr;
 }
 

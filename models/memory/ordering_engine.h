@@ -144,8 +144,8 @@ private:
     void resolve(PendingLoad& l);
     std::map<uint64_t, PendingLoad> m_loads; // keyed by seq
     // Records of recent stores, for explanations: a ring indexed by seq, so a newer
-    // operation's slot replaces an old store's.
-    std::vector<OpRecord> m_store_records = std::vector<OpRecord>(kStoreRecordsKept);
+    // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots.
+    std::vector<OpRecord> m_store_records;
     OpObserver* m_observer = nullptr;
 };
 
