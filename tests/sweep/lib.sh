@@ -105,6 +105,25 @@ compare_merged() { # DIR_A DIR_B WHAT
   say "$3: merged tables identical ($(($(wc -l <"$1.csv") - 1)) rows)"
 }
 
+# Every shard 0..SHARDS-1 wrote its results file in DIR.
+check_shard_files() { # DIR SHARDS WHO
+  local i
+  for ((i = 0; i < $2; i++)); do
+    [[ -s $1/points-$i-of-$2.jsonl ]] ||
+      fail "$3 $i wrote no points-$i-of-$2.jsonl: $(ls "$1")"
+  done
+}
+
+# A sharded run against the local one: complete, line for line the same results, and the
+# same merged table.
+check_same_as_local() { # RINGSIM LOCAL_DIR DIR REFERENCE_KEYS WHAT
+  check_complete "$3" "$4" "$5"
+  compare_results "$2" "$3" "$5 vs local --jobs 2"
+  merge_dir "$1" "$2"
+  merge_dir "$1" "$3"
+  compare_merged "$2" "$3" "ringsim merge, $5 vs local"
+}
+
 # `ringsim sweep` run here, outside any Slurm job: no shard from the environment.
 local_sweep() { # RINGSIM SPEC DIR [options...]
   local ringsim=$1 spec=$2 dir=$3

@@ -40,15 +40,8 @@ bounded env -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT -u SLURM_ARRAY_TASK
   "$RINGSIM" sweep "$SPEC" --out "$tmp/parallel-out" --shard {}/$SHARDS ::: $(seq 0 $((SHARDS - 1))) >>"$tmp/parallel.log" 2>&1 ||
   fail "a shard failed under GNU parallel:"$'\n'"$(tail -20 "$tmp/parallel.log")"
 say "4 shards done in $((SECONDS - t0))s"
-for ((i = 0; i < SHARDS; i++)); do
-  [[ -s $tmp/parallel-out/points-$i-of-$SHARDS.jsonl ]] ||
-    fail "shard $i wrote no points-$i-of-$SHARDS.jsonl: $(ls "$tmp/parallel-out")"
-done
-check_complete "$tmp/parallel-out" "$ref" "parallel"
-compare_results "$tmp/local" "$tmp/parallel-out" "parallel vs local --jobs 2"
-merge_dir "$RINGSIM" "$tmp/local"
-merge_dir "$RINGSIM" "$tmp/parallel-out"
-compare_merged "$tmp/local" "$tmp/parallel-out" "ringsim merge, parallel vs local"
+check_shard_files "$tmp/parallel-out" "$SHARDS" "shard"
+check_same_as_local "$RINGSIM" "$tmp/local" "$tmp/parallel-out" "$ref" "parallel"
 
 # Rerunning the same command resumes: every point is done, nothing is added.
 bounded env -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT -u SLURM_ARRAY_TASK_MIN \

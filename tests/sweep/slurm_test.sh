@@ -77,15 +77,8 @@ t0=$SECONDS
 jid=$(bounded env RINGSIM="$RINGSIM" "${sb[@]}" --wait --array=0-$((SHARDS - 1)) \
   "$SBATCH_SCRIPT" "$SPEC" "$tmp/cluster-out") || fail "the array job failed (sbatch --wait)"
 say "array job $jid done in $((SECONDS - t0))s"
-for ((i = 0; i < SHARDS; i++)); do
-  [[ -s $tmp/cluster-out/points-$i-of-$SHARDS.jsonl ]] ||
-    fail "array task $i wrote no points-$i-of-$SHARDS.jsonl: $(ls "$tmp/cluster-out")"
-done
-check_complete "$tmp/cluster-out" "$ref" "cluster"
-compare_results "$tmp/local" "$tmp/cluster-out" "cluster vs local --jobs 2"
-merge_dir "$RINGSIM" "$tmp/local"
-merge_dir "$RINGSIM" "$tmp/cluster-out"
-compare_merged "$tmp/local" "$tmp/cluster-out" "ringsim merge, cluster vs local"
+check_shard_files "$tmp/cluster-out" "$SHARDS" "array task"
+check_same_as_local "$RINGSIM" "$tmp/local" "$tmp/cluster-out" "$ref" "cluster"
 
 # --- Cancel one array task mid-way, resubmit it alone.
 say "reference: $RINGSIM sweep $SLOW_SPEC --jobs 2 (locally)"
@@ -146,10 +139,6 @@ say "job $jid2 done"
 [[ $(ls "$out"/points-*-of-*.jsonl | wc -l) == "$SHARDS" ]] ||
   fail "expected only points-*-of-$SHARDS.jsonl files: $(ls "$out")"
 (($(wc -l <"$shard_file") > n_before)) || fail "the resubmitted task added nothing"
-check_complete "$out" "$slow_ref" "cancelled and resubmitted"
-compare_results "$tmp/slow-local" "$out" "cancelled and resubmitted vs local --jobs 2"
-merge_dir "$RINGSIM" "$tmp/slow-local"
-merge_dir "$RINGSIM" "$out"
-compare_merged "$tmp/slow-local" "$out" "ringsim merge, resubmitted vs local"
+check_same_as_local "$RINGSIM" "$tmp/slow-local" "$out" "$slow_ref" "cancelled and resubmitted"
 
 say "PASS"
