@@ -38,14 +38,6 @@ namespace {
 // The kinds every report lists, in this order, even when no run showed them.
 const std::vector<std::string> kMainKinds = {"stale", "overwritten", "torn"};
 
-std::optional<json> read_json(const fs::path& file) {
-    std::ifstream in(file);
-    if (!in) return std::nullopt;
-    json j = json::parse(in, nullptr, false);
-    if (j.is_discarded()) return std::nullopt;
-    return j;
-}
-
 // Kinds first in the fixed order, then any other by name.
 bool kind_before(const std::string& a, const std::string& b) {
     const auto rank = [](const std::string& k) {
@@ -59,7 +51,7 @@ bool kind_before(const std::string& a, const std::string& b) {
 RunResult read_run(const fs::path& dir, uint64_t seed) {
     RunResult r;
     r.seed = seed;
-    const auto stats = read_json(dir / "stats.json");
+    const auto stats = runner::read_json(dir / "stats.json");
     if (!stats) {
         r.error = "stats.json missing or not JSON";
         return r;
@@ -83,7 +75,7 @@ RunResult read_run(const fs::path& dir, uint64_t seed) {
         for (const auto& [kind, value] : total["aux"]["violations"].items())
             if (kind != "total" && value.is_number_unsigned() && value.get<uint64_t>() > 0)
                 r.kinds["aux_" + kind] = value.get<uint64_t>();
-    const auto violations = read_json(dir / "violations.json");
+    const auto violations = runner::read_json(dir / "violations.json");
     if (violations && violations->is_object() && violations->contains("violations")) {
         const json& list = (*violations)["violations"];
         if (list.is_array() && !list.empty()) r.first_violation = list.front();

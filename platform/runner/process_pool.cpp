@@ -231,6 +231,14 @@ std::string read_text(const fs::path& file) {
     return text.str();
 }
 
+std::optional<nlohmann::json> read_json(const fs::path& file) {
+    std::ifstream in(file);
+    if (!in) return std::nullopt;
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded()) return std::nullopt;
+    return j;
+}
+
 PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t)>& make_job,
                  const std::function<bool(size_t, const ChildStatus&)>& on_done) {
     // Children inherit an ignored SIGCHLD as "reap automatically": their statuses would be

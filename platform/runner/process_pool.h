@@ -8,8 +8,11 @@
 // process start-up (exec, dynamic linking) would otherwise dominate a short point.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,5 +52,7 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
 
 // The whole text of a file ("" when it cannot be read), e.g. a child's stderr.txt.
 std::string read_text(const std::filesystem::path& file);
+// A JSON file, e.g. a child's stats.json; empty when it is missing or not JSON.
+std::optional<nlohmann::json> read_json(const std::filesystem::path& file);
 
 } // namespace ringsim::platform::runner

@@ -18,13 +18,6 @@ namespace {
 // The most distinct scenario errors reported for the points; the rest are counted.
 constexpr size_t kMaxPointErrors = 20;
 
-bool overlaps(const std::string& a, const std::string& b) {
-    const auto within = [](const std::string& in, const std::string& outer) {
-        return in.compare(0, outer.size() + 1, outer + "/") == 0;
-    };
-    return a == b || within(a, b) || within(b, a);
-}
-
 std::string axes_text(const json& axes) {
     std::string text;
     for (const auto& [path, value] : axes.items())
@@ -37,7 +30,7 @@ std::string axes_text(const json& axes) {
 config::ConfigError locate(const config::ConfigError& e, const SweepSpec& spec, const Point& p) {
     for (size_t a = 0; a < spec.axes.size(); ++a) {
         const Axis& axis = spec.axes[a];
-        if (!overlaps(axis.pointer, e.pointer)) continue;
+        if (!pointers_overlap(axis.pointer, e.pointer)) continue;
         const std::string at = "/axes/" + std::to_string(a) + "/" + axis.from +
                                (axis.from == "values" ? "/" + std::to_string(p.value_index[a]) : "");
         return {at, e.expected + " (for " + e.pointer + " of the scenario)", e.found};
@@ -45,11 +38,11 @@ config::ConfigError locate(const config::ConfigError& e, const SweepSpec& spec, 
     // A fixed override: the spec's set, or the command line's --set.
     if (spec.document.contains("set") && spec.document["set"].is_object())
         for (const auto& [path, value] : spec.document["set"].items())
-            if (overlaps(config::set_path_to_pointer(path), e.pointer))
+            if (pointers_overlap(config::set_path_to_pointer(path), e.pointer))
                 return {"/set/" + path, e.expected + " (for " + e.pointer + " of the scenario)",
                         e.found};
     for (const std::string& set : spec.command_line_sets)
-        if (overlaps(config::set_path_to_pointer(set.substr(0, set.find('='))), e.pointer))
+        if (pointers_overlap(config::set_path_to_pointer(set.substr(0, set.find('='))), e.pointer))
             return {"", e.expected + " (for " + e.pointer + " of the scenario, in --set " + set +
                             ")",
                     e.found};

@@ -396,15 +396,14 @@ void load_target(const json& t, SweepSpec& s, Errors& errors) {
     if (ok) s.target = target;
 }
 
-// Whether two scenario pointers touch the same key (equal, or one contains the other).
-bool overlaps(const std::string& a, const std::string& b) {
+} // namespace
+
+bool pointers_overlap(const std::string& a, const std::string& b) {
     const auto within = [](const std::string& in, const std::string& outer) {
         return in.compare(0, outer.size() + 1, outer + "/") == 0;
     };
     return a == b || within(a, b) || within(b, a);
 }
-
-} // namespace
 
 std::vector<std::string> default_metrics(bool aux) {
     std::vector<std::string> m = {"total.records.lost", "total.records.lost_fraction"};
@@ -531,12 +530,12 @@ SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>
                 auto axis = load_axis(axes[i], at, errors);
                 if (!axis) continue;
                 for (const Axis& other : s.axes)
-                    if (overlaps(other.pointer, axis->pointer))
+                    if (pointers_overlap(other.pointer, axis->pointer))
                         errors.add(at + "/path", "a key no other axis sets",
                                    json(axis->path).dump() + " (also set by the axis " +
                                        json(other.path).dump() + ")");
                 for (const std::string& f : fixed_pointers)
-                    if (overlaps(f, axis->pointer))
+                    if (pointers_overlap(f, axis->pointer))
                         errors.add(at + "/path", "a key that set and --set leave alone",
                                    json(axis->path).dump() + " (also fixed at " + f + ")");
                 s.axes.push_back(std::move(*axis));

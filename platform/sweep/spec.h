@@ -71,6 +71,10 @@ constexpr size_t kMaxAxisValues = 10000;
 // scenario's own rules for each) are checked by points.h.
 SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>& command_line_sets);
 
+// Whether two scenario pointers touch the same key (equal, or one contains the other): an
+// axis and a fixed override may not, and a scenario error belongs to what set its key.
+bool pointers_overlap(const std::string& a, const std::string& b);
+
 // The spec's metrics when it names none: the loss figures of the data buffers, and of the
 // AUX areas when `aux` (some point has session.aux.enabled).
 std::vector<std::string> default_metrics(bool aux);

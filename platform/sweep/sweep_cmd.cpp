@@ -104,14 +104,6 @@ void print_errors(const std::string& file, const std::vector<config::ConfigError
     std::cerr << "ringsim: " << errors.size() << " error(s) in " << file << "\n";
 }
 
-std::optional<json> read_json_file(const fs::path& file) {
-    std::ifstream in(file);
-    if (!in) return std::nullopt;
-    json j = json::parse(in, nullptr, false);
-    if (j.is_discarded()) return std::nullopt;
-    return j;
-}
-
 // What a failed child said: its stderr, trimmed and cut short.
 std::string child_said(const fs::path& dir) {
     std::string said = runner::read_text(dir / "stderr.txt");
@@ -307,7 +299,7 @@ int run_sweep(const SweepArgs& a) {
     if (ec || !fs::is_directory(dir))
         return bad_args("sweep", "--out: cannot create the directory " + a.out, kSweepUsage);
     const json sweep_doc = sweep_json(*spec.spec, plan);
-    if (const auto old = read_json_file(dir / "sweep.json")) {
+    if (const auto old = runner::read_json(dir / "sweep.json")) {
         const std::string old_hash = old->value("spec_hash", "");
         if (old_hash != plan.spec_hash) {
             if (!a.force)
@@ -383,7 +375,7 @@ int run_sweep(const SweepArgs& a) {
                      {"exit_status", status.describe()},
                      {"wall_s", status.wall_s}};
         std::optional<json> stats;
-        if (status.ok()) stats = read_json_file(run_dir / "stats.json");
+        if (status.ok()) stats = runner::read_json(run_dir / "stats.json");
         std::string series_error;
         std::optional<json> steady;
         if (stats && s.series)
@@ -456,7 +448,7 @@ int merge_main(const std::vector<std::string>& args) {
     std::string first_dir;
     std::vector<json> lines;
     for (const std::string& d : dirs) {
-        const auto doc = read_json_file(fs::path(d) / "sweep.json");
+        const auto doc = runner::read_json(fs::path(d) / "sweep.json");
         if (!doc) return bad_args("merge", d + " holds no sweep (no readable sweep.json)", kMergeUsage);
         std::string error;
         auto this_info = parse_sweep_json(*doc, error);
