@@ -46,6 +46,11 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
         return false;
     }
 
+    // An interrupt is taken between retired instructions: the writer it interrupts has had
+    // its room check resolved by then, its speculative stores and reservation committed or
+    // squashed. A nested writer never sees a speculative rb->head (MEMORY-MODEL.md, (A)).
+    if (m_unresolved) resolve_room_check(*m_unresolved, mem);
+
     const uint64_t have_lost = m_lost;
     if (have_lost) size += perf::lost_size(writer); // R5: LOST goes first, same reservation
 
@@ -82,6 +87,7 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
                 }
             } else {
                 h.check_pending = true;
+                m_unresolved = &h;
             }
         }
         break;
@@ -159,20 +165,25 @@ void PerfBuffer::store_record(Handle& h, MemoryPort& mem, const std::vector<uint
 
 void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
     // Waits, if need be, for the data_tail load to perform: that is when the branch
-    // resolves. Stores that performed before it are out for good; later ones are squashed.
+    // resolves. Stores that performed before the load did are out for good (possible on
+    // arm only: under tso no store passes an earlier load); the rest are squashed.
+    mem.wait_for(h.tail); // other contexts of the CPU may run meanwhile
+    if (!h.check_pending) return; // an interrupting writer resolved it while we waited
     h.check_pending = false;
+    m_unresolved = nullptr;
     if (has_space(h.offset, mem.value(h.tail), h.reserved)) return;
-    for (uint64_t seq : h.stores) mem.cancel_store(seq);
+    for (uint64_t seq : h.stores) mem.cancel_store(seq, h.tail);
     h.dropped = true;
     m_lost += h.lost_taken + 1;
     m_stats.records_lost += 1;
     if (h.lost_taken) --m_stats.lost_records_written;
     if (m_observer)
         for (uint64_t pos : h.records) m_observer->on_record_retracted(pos);
-    // Undo the reservation, unless a nested writer has reserved behind it: then the hole
-    // stays, and the consumer will find whatever bytes are there.
+    // The reservation was speculative too: undone. No nested writer can have reserved
+    // behind it, since an interrupt resolves the check first (output_begin).
     const uint64_t end = m_params.backward ? h.offset - h.reserved : h.offset + h.reserved;
-    if (m_head == end) m_head = h.offset;
+    if (m_head != end) throw ModelError(m_params.name + ": a speculative reservation was built on");
+    m_head = h.offset;
 }
 
 void PerfBuffer::publish_head(MemoryPort& mem, uint64_t head) {

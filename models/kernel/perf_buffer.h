@@ -131,6 +131,9 @@ private:
     uint64_t m_lost = 0;     // rb->lost (R5)
     uint64_t m_watermark = 0;
     bool m_paused = false;   // rb->paused (R9)
+    // (A) off: the writer whose room check waits for its data_tail load (at most one: a
+    // nested writer resolves its interrupted writer's check first).
+    Handle* m_unresolved = nullptr;
     std::vector<uint8_t> m_scratch;
 };
 

@@ -21,11 +21,13 @@ public:
         return m_engine.load(m_agent, now(), addr, n, acquire, label);
     }
     void read(const LoadTicket& t, uint8_t* dst, std::vector<ByteSource>* sources) override {
-        if (t.perform > now()) {
-            sc_core::wait(sc_core::sc_time(double(t.perform - now()), sc_core::SC_PS));
-            if (m_after_wait) m_after_wait();
-        }
+        wait_for(t);
         m_engine.read(t, now(), dst, sources);
+    }
+    void wait_for(const LoadTicket& t) override {
+        if (t.perform <= now()) return;
+        sc_core::wait(sc_core::sc_time(double(t.perform - now()), sc_core::SC_PS));
+        if (m_after_wait) m_after_wait();
     }
     // Runs after the agent's thread waited for a late load: the CPU model uses it to keep a
     // preempted context from running on while its interrupter is still busy.
@@ -36,7 +38,9 @@ public:
     }
     void fence(Fence kind, Barrier label) override { m_engine.fence(m_agent, now(), kind, label); }
     void ctrl_dep(const LoadTicket& t, Barrier) override { m_engine.ctrl_dep(m_agent, t); }
-    bool cancel_store(uint64_t seq) override { return m_engine.cancel_store(seq, now()); }
+    bool cancel_store(uint64_t seq, const LoadTicket& branch) override {
+        return m_engine.cancel_store(seq, branch.perform);
+    }
 
 private:
     static Picos now() { return sc_core::sc_time_stamp().value(); }

@@ -53,15 +53,19 @@ public:
     // store each byte range came from.
     virtual void read(const LoadTicket& t, uint8_t* dst,
                       std::vector<ByteSource>* sources = nullptr) = 0;
+    // Stalls the agent until load `t` has performed, without taking its value: an interrupt
+    // arriving while a load is outstanding is taken once it completes.
+    virtual void wait_for(const LoadTicket& t) = 0;
     // A store of n bytes (a bulk copy is one operation); returns its store sequence number.
     virtual uint64_t store_bytes(Addr addr, const uint8_t* src, uint64_t n, bool release,
                                  Barrier label) = 0;
     virtual void fence(Fence kind, Barrier label) = 0;
     // A control dependency on a load: the agent's later stores perform after it.
     virtual void ctrl_dep(const LoadTicket& t, Barrier label) = 0;
-    // Squashes a speculative store that has not performed yet (its branch went the other
-    // way); returns false when it already performed, and other agents may have seen it.
-    virtual bool cancel_store(uint64_t seq) = 0;
+    // Squashes a speculative store whose branch, on the value of load `branch`, went the
+    // other way: unless it performed before that load did, nobody ever sees it. Returns
+    // false when it had performed, and other agents may have seen it.
+    virtual bool cancel_store(uint64_t seq, const LoadTicket& branch) = 0;
 
     // READ_ONCE / WRITE_ONCE of an aligned 1, 2, 4 or 8 byte value, and friends.
     uint64_t load(Addr addr, unsigned size) { return value(issue_load(addr, size, false, Barrier::none)); }

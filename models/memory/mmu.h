@@ -119,9 +119,12 @@ public:
     }
     uint64_t store_bytes(Addr vaddr, const uint8_t* src, uint64_t n, bool release,
                          Barrier label) override;
+    void wait_for(const LoadTicket& t) override { m_inner.wait_for(t); }
     void fence(Fence kind, Barrier label) override { m_inner.fence(kind, label); }
     void ctrl_dep(const LoadTicket& t, Barrier label) override { m_inner.ctrl_dep(t, label); }
-    bool cancel_store(uint64_t seq) override { return m_inner.cancel_store(seq); }
+    bool cancel_store(uint64_t seq, const LoadTicket& branch) override {
+        return m_inner.cancel_store(seq, branch);
+    }
 
 private:
     Addr translate(Addr vaddr, uint64_t n, bool write);

@@ -177,8 +177,11 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     std::memcpy(dst, l.bytes.data(), l.op.size);
     if (sources) *sources = std::move(l.sources);
     if (m_observer) m_observer->on_op(l.op);
+    const Picos performed = l.op.perform;
     m_loads.erase(it);
-    retire(now);
+    // The caller may now branch on the value and squash the stores it issued after the
+    // load (cancel_store): those performing from the load on must still be squashable.
+    retire(now, performed);
 }
 
 uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8_t* src,
@@ -263,17 +266,22 @@ void OrderingEngine::handoff(unsigned from, unsigned to) {
     t.floor_all = std::max({t.floor_all, f.max_load, f.max_store});
 }
 
-bool OrderingEngine::cancel_store(uint64_t seq, Picos now) {
+bool OrderingEngine::cancel_store(uint64_t seq, Picos resolved_at) {
     const OpRecord* op = store_record(seq);
-    if (!op || op->perform < now) return false; // visible since before now
-    // Still pending: under sc a store performs at issue and is never pending.
-    return m_history.erase(std::make_pair(op->perform, seq)) > 0;
+    if (!op) throw ModelError("a squashed store's record is gone");
+    if (op->perform < resolved_at) return false; // performed before the branch resolved
+    // Performs after the branch resolved: squashed before anybody could see it. Under sc
+    // (and tso, where no store passes an earlier load) every such store is still pending.
+    if (m_history.erase(std::make_pair(op->perform, seq)) == 0)
+        throw ModelError("a store performing after its branch resolved was already merged");
+    return true;
 }
 
-void OrderingEngine::retire(Picos now) {
+void OrderingEngine::retire(Picos now, Picos keep_from) {
     // Merge into memory every store no load can still need to see around: older than the
     // window, and older than every load issued but not yet read.
     Picos horizon = now > m_window ? now - m_window - 1 : 0;
+    if (keep_from) horizon = std::min(horizon, keep_from - 1);
     for (const auto& [seq, l] : m_loads)
         if (!l.resolved) horizon = std::min(horizon, l.op.perform ? l.op.perform - 1 : 0);
     while (!m_history.empty() && m_history.begin()->first.first <= horizon) {

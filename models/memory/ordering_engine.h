@@ -84,8 +84,11 @@ public:
     // A task moves from agent `from` to agent `to` through the scheduler's full barriers:
     // everything `from` issued performs before anything `to` issues next.
     void handoff(unsigned from, unsigned to);
-    // Removes a store that has not performed by `now` (a squashed speculative store).
-    bool cancel_store(uint64_t seq, Picos now);
+    // Squashes a store issued under a branch that resolved at `resolved_at` (the perform
+    // time of the load the branch reads) and went the other way: a store that performs at
+    // or after that instant never becomes visible. One that performed before it escaped
+    // (false): on arm, with no dependency to hold it back, other agents may have seen it.
+    bool cancel_store(uint64_t seq, Picos resolved_at);
 
     void set_observer(OpObserver* o) { m_observer = o; }
     // The record of one of the last kStoreRecordsKept stores, for explanations; else null.
@@ -122,7 +125,9 @@ private:
                      Barrier label);
     Picos same_bytes_floor(const Agent& a, Addr addr, uint64_t n, bool later_is_store) const;
     void remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now);
-    void retire(Picos now);
+    // Merges into memory what no load can still need to see around; stores performing at
+    // or after `keep_from` stay (a branch on a load just read may still squash them).
+    void retire(Picos now, Picos keep_from = ~Picos(0));
 
     PhysicalMemory& m_mem;
     MemoryModel m_model;

@@ -31,7 +31,8 @@ struct CountingPort : MemoryPort {
     }
     void fence(Fence, Barrier) override {}
     void ctrl_dep(const LoadTicket&, Barrier) override {}
-    bool cancel_store(uint64_t) override { return false; }
+    bool cancel_store(uint64_t, const LoadTicket&) override { return false; }
+    void wait_for(const LoadTicket&) override {}
 
     PhysicalMemory& mem;
     uint64_t loads = 0;

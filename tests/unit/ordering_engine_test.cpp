@@ -125,6 +125,42 @@ TEST_F(Engine, CancelledStoreIsNeverSeen) {
     EXPECT_NE(read(t, now + 2000), value); // the earlier store's value, never the squashed one
 }
 
+// A branch on a late load resolves when the load performs: a store issued under it that
+// performs from then on is squashed, however late the squash comes (an interrupt may delay
+// the software that squashes it past the history window), and no store passes its load on
+// tso, so there every one is squashable.
+TEST_F(Engine, StoresPerformingAfterTheirBranchResolvedAreSquashedEvenLate) {
+    for (const MemoryModel m : {MemoryModel::tso, MemoryModel::arm}) {
+        make(m, TimingPolicy::adversarial, {1000, 0, 1000});
+        LoadTicket branch{};
+        for (Picos t = 0; t < 64'000; t += 1000) {
+            branch = e->load(p0, t, y, 8, false, Barrier::A);
+            if (branch.perform > t) break;
+            read(branch, t);
+        }
+        ASSERT_GT(branch.perform, branch.issue);
+        std::vector<uint64_t> stores;
+        for (Picos t = branch.issue; t < branch.issue + 5; ++t)
+            stores.push_back(store(p0, t, x, 100 + t));
+        // Another agent's traffic long after: the window has passed for all of them.
+        const Picos late = branch.perform + 100'000;
+        store(p1, late - 10, y + 8, 1);
+        read(branch, late);
+        for (const uint64_t s : stores) {
+            const bool before = e->store_record(s)->perform < branch.perform;
+            EXPECT_FALSE(m == MemoryModel::tso && before) << "a tso store passed its load";
+            EXPECT_EQ(e->cancel_store(s, branch.perform), !before);
+        }
+        const LoadTicket t = e->load(p1, late + 10'000, x, 8, false, Barrier::none);
+        const uint64_t seen = read(t, std::max(t.perform, late + 10'000));
+        bool escaped = seen == 0; // x as it was before any of them
+        for (const uint64_t s : stores)
+            escaped |= e->store_record(s)->perform < branch.perform &&
+                       seen == e->store_record(s)->value;
+        EXPECT_TRUE(escaped) << "saw " << seen << ", a squashed store's value";
+    }
+}
+
 TEST_F(Engine, WmbOrdersStoresOnArm) {
     make(MemoryModel::arm, TimingPolicy::adversarial, {1000, 0, 0});
     for (int i = 0; i < 50; ++i) {
