@@ -122,7 +122,8 @@ void Platform::build_buffers() {
         cb.b = m_sc.data_barriers.b;
         cb.c = m_sc.data_barriers.c;
         cb.d = m_sc.data_barriers.d;
-        cb.push_reader = m_sc.reader == config::Reader::push;
+        // Overwrite maps are read with perf_mmap__push whatever the reader (C4, C5).
+        cb.push_reader = m_sc.reader == config::Reader::push || p.overwrite;
         cb.data = p.data;
         checked.push_back(cb);
     }
