@@ -598,6 +598,7 @@ int run_matrix(const Options& o, const std::string& self_exe) {
         json_rows.push_back({{"barriers", rows[c / o.models.size()]},
                              {"model", o.models[c % o.models.size()]},
                              {"runs", o.runs},
+                             {"failed_runs", t.failed_runs},
                              {"violations", violations}});
         std::vector<std::string> sets = o.sets;
         sets.insert(sets.end(), cells[c].sets.begin(), cells[c].sets.end());
