@@ -438,7 +438,8 @@ void declare_checker_stats(StatRegistry& r) {
               "newer record was landing on them (a writer already past the paused check when "
               "the tool paused output, R9); they are counted in records.overwritten, not "
               "delivered", &S::consumer_overwrite_races);
-    r.counter("violations.total", "violations", "every violation below", &S::violations_total);
+    r.counter("violations.total", "violations", "every violation below; in the total, every "
+              "AUX violation too (aux.violations.total)", &S::violations_total);
     r.counter("violations.stale", "violations", "records read with bytes older than the record "
               "the data_head promised (message-passing shape: (B) or (C) missing)",
               &S::violations_stale);

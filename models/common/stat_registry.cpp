@@ -77,6 +77,8 @@ StatValues::StatValues(const StatRegistry& r, const StatInstances& inst, StatSco
             if (owners.empty()) continue;
             for (const void* p : owners) v.count += d.read(p);
         }
+        for (const StatDecl::Addend& a : d.addends)
+            for (const void* p : inst.of(a.owner)) v.count += a.read(p);
         m_index[d.path] = m_values.size();
         m_values.push_back(v);
     }

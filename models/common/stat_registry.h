@@ -34,6 +34,13 @@ struct StatDecl {
     // count that is not the sum of the buffers' (the consumer's poll() calls).
     std::type_index total_owner = typeid(void);
     std::function<uint64_t(const void*)> total_read;
+    // More models whose counts this counter sums, wherever they have instances in the scope
+    // (the total's violations.total adds the AUX checker's to the data checkers').
+    struct Addend {
+        std::type_index owner = typeid(void);
+        std::function<uint64_t(const void*)> read;
+    };
+    std::vector<Addend> addends;
     // A ratio: numerator / denominator, two counters of the same scope; 0 when nothing was
     // counted in the denominator.
     std::string numerator, denominator;
@@ -70,6 +77,12 @@ public:
         StatDecl& d = declared(path);
         d.total_owner = typeid(T);
         d.total_read = [read](const void* p) { return read(*static_cast<const T*>(p)); };
+    }
+    // An already declared counter also sums T's count, in every scope where T has instances.
+    template <class T>
+    void adds_to(const std::string& path, std::function<uint64_t(const T&)> read) {
+        declared(path).addends.push_back(
+            {typeid(T), [read](const void* p) { return read(*static_cast<const T*>(p)); }});
     }
     // numerator / denominator, both declared before, in every scope this one is in.
     void ratio(std::string path, std::string description, const std::string& numerator,

@@ -94,6 +94,22 @@ TEST(StatRegistry, SumsTheInstancesOfAScopeAndDividesRatios) {
     EXPECT_TRUE(ow.has("w.polls"));
 }
 
+TEST(StatRegistry, ACounterAddsAnotherModelsCountWhereThatModelHasInstances) {
+    StatRegistry r = small_registry();
+    r.adds_to<Whole>("x.a", [](const Whole& w) { return w.polls * 100; });
+    EXPECT_THROW(r.adds_to<Whole>("x.c", [](const Whole&) { return uint64_t(0); }),
+                 std::logic_error);
+    const Block b0{3, 4};
+    const Whole w{7};
+    StatInstances buffer;
+    buffer.add(b0);
+    EXPECT_EQ(StatValues(r, buffer, StatScope::buffer).count("x.a"), 3u); // no Whole here
+    StatInstances all;
+    all.add(b0);
+    all.add(w);
+    EXPECT_EQ(StatValues(r, all, StatScope::total).count("x.a"), 703u);
+}
+
 TEST(StatPaths, ListsEveryLeafInItsAddressableForms) {
     const auto paths = platform::stat_paths();
     const std::set<std::string> set(paths.begin(), paths.end());
