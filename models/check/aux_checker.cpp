@@ -704,11 +704,13 @@ void AuxChecker::close_source(Source& s) {
     books.bytes_corrupted += corrupted;
     for (size_t c = 0; c < kGapCauses; ++c) books.lost_by_cause[c] += by_cause[c];
 
-    // Untraced windows: what the rate would have produced while the event was off.
-    for (const auto& w : s.src->untraced()) {
-        const uint64_t bytes = w.counts * coresight::kCountPacketSize;
+    // Untraced: what the rate would have produced while the event was off and the code it
+    // traces ran (EtmSource::add_untraced), by why it was off.
+    for (const auto why : {coresight::UntracedCause::stop_window,
+                           coresight::UntracedCause::aux_disabled}) {
+        const uint64_t bytes = s.src->untraced_counts(why) * coresight::kCountPacketSize;
         books.bytes_untraced += bytes;
-        books.lost_by_cause[size_t(cause_of(w.cause))] += bytes;
+        books.lost_by_cause[size_t(cause_of(why))] += bytes;
     }
 
     // Gaps: counts missing between decoded runs, each with one cause.
@@ -804,7 +806,8 @@ void declare_aux_checker_stats(StatRegistry& r) {
     r.counter("aux.bytes.corrupted", "bytes", "trace bytes the tool read wrong (each range is "
               "also a stale or overwritten violation)", &B::bytes_corrupted);
     r.counter("aux.bytes.untraced", "bytes", "trace the ETMs would have produced while their "
-              "event was off (stop_window + aux_disabled); not part of produced",
+              "event was off and the code it traces ran (a task-bound event's: only while its "
+              "task was scheduled in); stop_window + aux_disabled; not part of produced",
               &B::bytes_untraced);
     for (size_t c = 0; c < kGapCauses; ++c)
         r.counter<B>(std::string("aux.lost_by_cause.") + to_string(GapCause(c)), "bytes",

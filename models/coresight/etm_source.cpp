@@ -70,6 +70,7 @@ void EtmSource::start(Picos t, UntracedCause why_off) {
     if (m_started_once && first > m_stream.next_count())
         m_untraced.push_back({m_stream.next_count(), first - m_stream.next_count(), why_off});
     m_started_once = true;
+    m_started_at = t;
     m_stream.start(std::max(first, m_stream.next_count()));
 }
 
@@ -81,10 +82,15 @@ uint64_t EtmSource::produce_until(Picos t) {
     return m_stream.size();
 }
 
+void EtmSource::add_untraced(Picos t0, Picos t1, UntracedCause why) {
+    if (t1 > t0) m_untraced_counts[size_t(why)] += m_rate.count_at(t1) - m_rate.count_at(t0);
+}
+
 void EtmSource::stop(Picos t) {
     if (!m_stream.running()) return;
     produce_until(t);
     m_stream.stop();
+    m_stopped_at = t;
 }
 
 } // namespace ringsim::models::coresight

@@ -14,6 +14,7 @@
 #include "models/coresight/etm_stream.h"
 #include "models/common/types.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -77,14 +78,26 @@ public:
     // ETM disable at t: produce what is due, end the session.
     void stop(Picos t);
 
+    // The windows between a stop and the next start: what a decoded gap's cause is.
     const std::vector<UntracedWindow>& untraced() const { return m_untraced; }
+    // Its event was off in [t0, t1) while the code it traces ran (a system-wide event:
+    // always; a task-bound one: while its task was scheduled in): what the rate would have
+    // produced then is untraced trace (D1, D4). A task scheduled out, or running under
+    // another CPU's ETM, misses nothing, so a window is not untraced trace in itself.
+    void add_untraced(Picos t0, Picos t1, UntracedCause why);
+    uint64_t untraced_counts(UntracedCause c) const { return m_untraced_counts[size_t(c)]; }
+    // When the last start and the last stop took effect.
+    Picos started_at() const { return m_started_at; }
+    Picos stopped_at() const { return m_stopped_at; }
 
 private:
     std::string m_name;
     const TraceRate& m_rate;
     EtmStream m_stream;
     bool m_started_once = false;
+    Picos m_started_at = 0, m_stopped_at = 0;
     std::vector<UntracedWindow> m_untraced;
+    std::array<uint64_t, 2> m_untraced_counts{}; // by UntracedCause
 };
 
 } // namespace ringsim::models::coresight

@@ -56,6 +56,17 @@ void CsEtmEvent::ioc_disable_sync(EnginePort& caller) {
     if (m_last_port) caller.engine().handoff(m_last_port->agent(), caller.agent());
 }
 
+void CsEtmEvent::end(EnginePort& caller) {
+    // Off since before the end (disabled by the AUX core and never re-enabled, say): its
+    // task ran untraced until the tool's final disable. A stop the disable itself causes
+    // leaves nothing untraced: the session is over.
+    if (m_stopped && !m_on) book_untraced(*m_stopped, m_stopped_at, now_ps(), m_off_cause);
+    m_stopped = nullptr;
+    m_ending = true;
+    ioc_disable_sync(caller);
+    m_stopped = nullptr;
+}
+
 void CsEtmEvent::do_start(const EtmCpu& c) {
     c.cpu->enter(m_driver_context);
     const sc_time entered = sc_core::sc_time_stamp();
@@ -71,7 +82,10 @@ void CsEtmEvent::do_start(const EtmCpu& c) {
     if (m_hw_id_done.size() <= c.cpu->id()) m_hw_id_done.resize(c.cpu->id() + 1);
     bool hw_id = m_hw_id_done[c.cpu->id()];
     m_last_port = c.port;
+    const UntracedCause why_off = m_off_cause;
     if (m_driver.start(c, m_out, m_handle, m_sink, ctx, hw_id, m_off_cause)) {
+        if (m_stopped) book_untraced(*c.source, m_stopped_at, c.source->started_at(), why_off);
+        m_stopped = nullptr;
         m_on = true;
         m_on_cpu = c;
         m_off_cause = UntracedCause::stop_window;
@@ -97,6 +111,8 @@ void CsEtmEvent::do_stop() {
     ctx.time_ns = entered.value() / kPicosPerNs;
     m_driver.stop(c, m_out, m_handle, m_sink, ctx);
     m_on = false;
+    m_stopped = c.source;
+    m_stopped_at = c.source->stopped_at(); // P2: the source first, then the harvest
     m_last_port = c.port;
     if (m_out.aux->disable_requested()) {
         // TRUNCATED: the event goes off until the tool re-enables it (A6).
@@ -104,6 +120,16 @@ void CsEtmEvent::do_stop() {
         if (!m_kernel_off_at) m_kernel_off_at = now_ps() + m_p.irq_work_latency;
     }
     c.cpu->leave(m_driver_context, sc_core::sc_time_stamp() - entered);
+}
+
+void CsEtmEvent::book_untraced(coresight::EtmSource& source, Picos t0, Picos t1,
+                               UntracedCause why) const {
+    for (Picos a = t0; a < t1;) {
+        const Picos change = m_p.sched.next_change(a);
+        const Picos b = change && change < t1 ? change : t1;
+        if (task_in(a)) source.add_untraced(a, b, why);
+        a = b;
+    }
 }
 
 void CsEtmEvent::event_thread() {

@@ -47,10 +47,7 @@ public:
     // `caller`) until the event has stopped (C8, and perf record's evlist__disable at exit).
     void ioc_disable_sync(EnginePort& caller);
     // The session is over: disable for good and wait.
-    void end(EnginePort& caller) {
-        m_ending = true;
-        ioc_disable_sync(caller);
-    }
+    void end(EnginePort& caller);
 
     unsigned aux_index() const { return m_out.idx; }
     // The ETM runs for this event (pmu::start done, no stop since): a task-bound event's
@@ -64,6 +61,12 @@ private:
     Picos next_change(Picos t) const;
     void do_start(const EtmCpu& c);
     void do_stop();
+    // Books as untraced, on `source`, the time in [t0, t1) its task ran (EtmSource::
+    // add_untraced): between a stop and the next start, the task's code ran with no ETM
+    // on while it was in (disabled, a failed start, a move between CPUs, a harvest that
+    // outlasted a switch-out), and nothing of it ran while it was scheduled out.
+    void book_untraced(coresight::EtmSource& source, Picos t0, Picos t1,
+                       coresight::UntracedCause why) const;
 
     CsEtmEventParams m_p;
     CsEtmDriver& m_driver;
@@ -75,6 +78,8 @@ private:
     bool m_on = false;           // the ETM runs (pmu::start succeeded, no stop since)
     EtmCpu m_on_cpu;
     EnginePort* m_last_port = nullptr; // the CPU the event last ran its driver code on
+    coresight::EtmSource* m_stopped = nullptr; // the ETM it ran under, off since m_stopped_at
+    Picos m_stopped_at = 0;
     bool m_failed = false;       // pmu::start found no AUX room; no retry until sched-in
     bool m_kernel_off = false;   // perf_event_disable_inatomic took effect
     Picos m_kernel_off_at = 0;   // when the pending disable lands; 0: none pending

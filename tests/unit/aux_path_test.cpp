@@ -73,6 +73,22 @@ TEST(AuxPath, PerThreadStopWindowsAreGapsNotLoss) {
     EXPECT_EQ(u(a, "violations", "total"), 0u);
 }
 
+// Per thread, the task's code runs under one ETM at a time and under none while it is
+// scheduled out (500 us in, 50 us out): produced + untraced is at most what one source
+// emits while the task runs, however many CPUs it visits (3 here, migrating every 2 ms).
+TEST(AuxPath, PerThreadUntracedIsOnlyWhatTheTaskRanWithItsEventOff) {
+    for (const uint64_t mb_per_s : {150, 3000}) {
+        const auto a = aux_stats("scenarios/etr-per-thread.json",
+                                 "--set trace.rate=" + std::to_string(mb_per_s) + "MB/s");
+        expect_books_close(a);
+        const double emitted = double(mb_per_s) * 1e6 * 10e-3 * 500 / 550; // 10 ms, 91% in
+        const uint64_t seen = u(a, "bytes", "produced") + u(a, "bytes", "untraced");
+        EXPECT_LE(double(seen), emitted * 1.01) << mb_per_s; // + A-Sync and Trace Info
+        EXPECT_GE(double(seen), emitted * 0.98) << mb_per_s; // - the moves between CPUs
+        EXPECT_EQ(u(a, "violations", "total"), 0u);
+    }
+}
+
 TEST(AuxPath, SinkWrapTruncatesWithBarrierPackets) {
     const auto a = aux_stats("scenarios/etr-wrap.json");
     expect_books_close(a);
