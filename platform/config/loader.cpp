@@ -731,12 +731,8 @@ private:
     }
 
     void watermark() {
-        const auto data = r().data_size();
+        // Any watermark: ring_buffer_init caps it at the buffer size (R6).
         const auto mark = r().size("/session/wakeup_watermark");
-        if (data && mark && *mark >= *data)
-            error("/session/wakeup_watermark",
-                  "a size below the data buffer, data_pages x page_size = " + format_size(*data) +
-                      " (watermark larger than the buffer: no wakeup would ever fire)");
         const auto events = r().integer("/session/wakeup_events");
         if (mark && events && *mark != 0 && *events != 0)
             error("/session/wakeup_events",
@@ -842,19 +838,9 @@ private:
                              " and a multiple of 8 up to 65528B (PERF_SAMPLE_RAW fills the "
                              "rest)");
         }
-        const auto data = r().data_size();
-        const auto id_all = r().boolean("/session/sample_id_all");
-        if (!data || !id_all) return;
-        // After a loss the kernel writes PERF_RECORD_LOST (plus sample_id) in the same
-        // reservation as the record; CIRC_SPACE keeps one byte free (R1, R5).
-        const uint64_t lost = perf::kLostRecordSize + (*id_all ? perf::id_header_size(*bits) : 0);
-        if (*data > lost && *size <= *data - 1 - lost) return;
-        const uint64_t limit = *data > lost + 1 ? *data - 1 - lost : 0;
-        error(pointer, "a size of at most " + format_size(limit) + ": a record and the " +
-                           format_size(lost) + " PERF_RECORD_LOST before it must fit in the " +
-                           format_size(*data) +
-                           " data buffer, less the byte CIRC_SPACE keeps "
-                           "free, or the record can never be written");
+        // A record the buffer can never hold is accepted, as perf_event_open does: every
+        // reservation of it fails (R1), and one that fits only without a PERF_RECORD_LOST
+        // before it fails from the first loss on (R5).
     }
 
     // The AUX keys other than enabled are ignored, and so not checked against each other,
@@ -884,12 +870,6 @@ private:
             return; // the size rules below would only repeat it
         }
         if (!aux) return;
-        const auto mark = r().size("/session/aux/watermark");
-        if (mark && *mark >= *aux)
-            error("/session/aux/watermark",
-                  "a size below the AUX buffer, session.aux.pages x page_size = " +
-                      format_size(*aux) +
-                      " (watermark as large as the buffer: no AUX wakeup would ever fire)");
         const auto snapshot_size = r().size("/session/aux/snapshot_size");
         if (snapshot_size && *snapshot_size > *aux)
             error("/session/aux/snapshot_size",

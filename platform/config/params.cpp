@@ -90,8 +90,8 @@ std::vector<Param> make_table() {
         key("/session/wakeup_watermark", K::size)
             .def("0B")
             .desc("attr.wakeup_watermark: wake the consumer every this many bytes produced; 0B = "
-                  "half "
-                  "the data buffer. Must be below the data buffer size."),
+                  "half the data buffer. A larger one than the data buffer is capped at its size, "
+                  "as ring_buffer_init does (R6)."),
         key("/session/wakeup_events", K::integer)
             .def(0)
             .at_least(0)
@@ -147,7 +147,8 @@ std::vector<Param> make_table() {
         key("/session/aux/watermark", K::size)
             .def("0B")
             .desc("attr.aux_watermark: wake the consumer every this many AUX bytes; 0B = half the "
-                  "AUX buffer. Must be below the AUX buffer size."),
+                  "AUX buffer. Any size is taken as rb_alloc_aux takes it, uncapped: at or above "
+                  "the AUX buffer size, a wakeup needs aux_head a whole watermark past the last."),
         key("/session/aux/snapshot", K::boolean)
             .def(false)
             .desc("perf record -S: map the AUX area read-only; the driver overwrites it and the "

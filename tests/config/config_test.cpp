@@ -424,8 +424,10 @@ TEST(Loader, AuxLimitsAtTheirEdges) {
         more.insert(more.begin(), aux.begin(), aux.end());
         return load(kMinimal, more);
     };
+    // rb_alloc_aux takes any aux_watermark, uncapped.
     EXPECT_TRUE(with({"session.aux.watermark=65535B"}).scenario);
-    EXPECT_FALSE(with({"session.aux.watermark=64KiB"}).scenario);
+    EXPECT_TRUE(with({"session.aux.watermark=64KiB"}).scenario);
+    EXPECT_TRUE(with({"session.aux.watermark=1GiB"}).scenario);
     EXPECT_TRUE(with({"session.aux.snapshot_size=64KiB"}).scenario);
     EXPECT_FALSE(with({"session.aux.snapshot_size=65537B"}).scenario);
     // 1GiB is the most ringsim maps: 2^18 pages of 4KiB, 2^14 of 64KiB.
@@ -608,11 +610,19 @@ TEST(Loader, SampleSizeRulesFollowSampleType) {
     EXPECT_TRUE(sw.scenario) << joined(sw);
 }
 
-TEST(Loader, WatermarkJustBelowTheBuffer) {
-    const auto ok = load(kMinimal, {"session.wakeup_watermark=32767B"});
-    EXPECT_TRUE(ok.scenario) << joined(ok);
-    const auto bad = load(kMinimal, {"session.wakeup_watermark=32KiB"});
-    EXPECT_FALSE(bad.scenario);
+// ring_buffer_init caps attr.wakeup_watermark at the buffer size (R6): any is accepted, and
+// the model caps it (PerfBuffer), so the scenario keeps what the user asked for.
+TEST(Loader, WatermarkAtOrAboveTheBufferIsTheKernelsToCap) {
+    for (const char* mark : {"32767B", "32KiB", "1GiB"}) {
+        const auto r = load(kMinimal, {std::string("session.wakeup_watermark=") + mark});
+        ASSERT_TRUE(r.scenario) << mark << ": " << joined(r);
+    }
+}
+
+// perf_event_open takes a record the buffer can never hold: every reservation fails (R1).
+TEST(Loader, ARecordLargerThanTheBufferIsAccepted) {
+    const auto r = load(kMinimal, {"session.data_pages=1", "workload.writers.0.size=4096B"});
+    EXPECT_TRUE(r.scenario) << joined(r);
 }
 
 TEST(Loader, NoCrossRuleOnTopOfAnEarlierError) {

@@ -128,6 +128,40 @@ TEST_F(Fixture, WatermarkStepsOncePerReservation) {
     EXPECT_EQ(stats.wakeups, 1u);
 }
 
+// R1 with a record the buffer can never hold (perf_event_open takes any sample size up to
+// the u16 header): every reservation fails, even in an empty buffer, and nothing is written.
+TEST_F(Fixture, ARecordLargerThanTheRoomOfAnEmptyBufferIsAlwaysLost) {
+    make(1);
+    for (int i = 0; i < 5; ++i) EXPECT_FALSE(write(4096)); // 4095 bytes of room at most
+    EXPECT_EQ(head(), 0u);
+    EXPECT_EQ(stats.records_lost, 5u);
+    EXPECT_EQ(rb->pending_lost(), 5u);
+    EXPECT_TRUE(rec.stored.empty());
+}
+
+// R5 with a record that fits an empty buffer only without a PERF_RECORD_LOST in front: it
+// is written while nothing was lost; after the first loss, LOST + record never fit again,
+// so every later record is lost too, however much room the reader makes.
+TEST_F(Fixture, ARecordThatFitsOnlyWithoutLostIsLostForeverAfterTheFirstLoss) {
+    make(1);
+    ASSERT_TRUE(write(4056)); // 4056 <= 4095; 56 + 4056 > 4095
+    EXPECT_FALSE(write(4056)); // no room behind the first: the first loss
+    for (int i = 0; i < 4; ++i) {
+        set_tail(head()); // the reader has read everything: an empty buffer
+        EXPECT_FALSE(write(4056));
+    }
+    EXPECT_EQ(rb->pending_lost(), 5u);
+    EXPECT_EQ(stats.lost_records_written, 0u);
+    EXPECT_EQ(rec.stored.size(), 1u);
+    EXPECT_EQ(head(), 4056u);
+}
+
+// ring_buffer_init caps attr.wakeup_watermark at the buffer size (R6).
+TEST_F(Fixture, AWatermarkAboveTheBufferIsCappedAtItsSize) {
+    make(1, false, false, 1u << 30);
+    EXPECT_EQ(rb->watermark(), 4096u);
+}
+
 TEST_F(Fixture, DefaultWatermarkIsHalfTheBuffer) {
     make(4);
     EXPECT_EQ(rb->watermark(), 8192u);
