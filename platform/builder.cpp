@@ -447,6 +447,7 @@ void Platform::build_aux_reader() {
     AuxtraceReaderParams p;
     p.snapshot = m_sc.aux.snapshot;
     p.snapshot_size = m_sc.aux.snapshot_size;
+    p.snapshot_on_exit = m_sc.aux.snapshot_on_exit;
     p.snapshot_at = m_sc.aux.snapshot_at_ps;
     p.copy_bandwidth = m_sc.copy_bandwidth;
     p.write_bandwidth = m_sc.write_bandwidth;

@@ -3,8 +3,11 @@
 #include "platform/config/units.h"
 #include "platform/stat_paths.h"
 
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #ifndef RINGSIM_VERSION
 #define RINGSIM_VERSION "unknown"
@@ -105,6 +108,39 @@ json run_json(const Platform& p, const RunInfo& info) {
 
 namespace {
 
+// What perf report prints about this perf.data: perf_session__warn_about_errors (session.c,
+// C9), its warnings in its order and words. perf.data holds the records perf record copied
+// (twice, for those perf_mmap__push copied twice) and, from perf 6.0, one
+// PERF_RECORD_LOST_SAMPLES per event that lost records (record__read_lost_samples); perf's
+// own synthesized records (the tasks and maps at start, FINISHED_ROUND) are not counted.
+void print_perf_report_warnings(std::ostream& out, const StatValues& t) {
+    auto n = [&t](const char* path) { return t.count(path); };
+    std::vector<std::string> w;
+    if (n("lost_records")) {
+        const uint64_t events = n("records.delivered") + n("records.duplicated") +
+                                n("lost_records") + n("lost_samples_records");
+        w.push_back("Processed " + std::to_string(events) + " events and lost " +
+                    std::to_string(n("lost_records")) + " chunks!");
+        w.push_back("Check IO/CPU overload!");
+    }
+    // total_lost_samples: the lost fields of the LOST_SAMPLES records, every record the
+    // kernel dropped (event->lost_samples grows with rb->lost).
+    const uint64_t samples = n("records.samples_in_perf_data"), lost = n("records.lost");
+    if (lost && double(lost) / double(samples + lost) > 0.05) {
+        char pct[32];
+        std::snprintf(pct, sizeof pct, "%3.2f", double(lost) / double(samples + lost) * 100.0);
+        w.push_back("Processed " + std::to_string(samples + lost) + " samples and lost " + pct +
+                    "%!");
+    }
+    if (t.has("aux.truncated_delivered") && n("aux.truncated_delivered"))
+        w.push_back("AUX data lost " + std::to_string(n("aux.truncated_delivered")) +
+                    " times out of " + std::to_string(n("aux.records_delivered")) + "!");
+    if (w.empty())
+        out << "perf: no warning from perf report (no PERF_RECORD_LOST, at most 5% of samples "
+               "lost, no TRUNCATED AUX data)\n";
+    for (const std::string& line : w) out << "perf: " << line << "\n";
+}
+
 void print_aux_summary(std::ostream& out, const StatValues& t) {
     using models::GapCause;
     auto n = [&t](const std::string& path) { return t.count("aux." + path); };
@@ -112,12 +148,6 @@ void print_aux_summary(std::ostream& out, const StatValues& t) {
         << n("driver.harvests") << " harvests, " << n("consumer.reads") << " AUX reads";
     if (n("consumer.snapshots")) out << ", " << n("consumer.snapshots") << " snapshots";
     out << "\n";
-    // perf_session__warn_about_errors (C9).
-    if (n("truncated_delivered"))
-        out << "perf: AUX data lost " << n("truncated_delivered") << " times out of "
-            << n("records_delivered") << "!\n";
-    else
-        out << "perf: no AUX loss warning (no PERF_RECORD_AUX with TRUNCATED)\n";
     out << "ringsim: trace produced " << n("bytes.produced") << " = delivered "
         << n("bytes.delivered") << " + lost " << n("bytes.lost") << " + unread "
         << n("bytes.unread");
@@ -167,15 +197,7 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     row("total", t);
     out << "\n";
 
-    // What perf report would print for this perf.data (session.c :
-    // perf_session__warn_about_errors, C9): only when PERF_RECORD_LOST records exist.
-    if (n("lost_records")) {
-        out << "perf: Processed " << n("records.delivered") + n("lost_records")
-            << " events and lost " << n("lost_records") << " chunks!\n";
-        out << "perf: Check IO/CPU overload!\n";
-    } else {
-        out << "perf: no loss warning (no PERF_RECORD_LOST in the data)\n";
-    }
+    print_perf_report_warnings(out, t);
     if (p.consumer().keep_up_warnings())
         out << "perf: failed to keep up with mmap data. (warn only once)\n";
 

@@ -203,6 +203,8 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
                     // perf_mmap__push copies up to its second data_head read but consumes
                     // only up to its first (C4): the next pass copies the difference again.
                     ++st.records_duplicated;
+                    if (perf::parse_header(data, n)->type == PERF_RECORD_SAMPLE)
+                        ++st.samples_in_perf_data; // perf report counts the copy again
                     return;
                 }
                 o << "the record at " << pos << " was delivered a second time by a reader "
@@ -243,6 +245,8 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
         } else {
             ++st.records_delivered;
             st.bytes_delivered += n;
+            if (perf::parse_header(data, n)->type == PERF_RECORD_SAMPLE)
+                ++st.samples_in_perf_data;
             if (m_on_aux_record && n >= perf::kAuxRecordSize &&
                 perf::parse_header(data, n)->type == PERF_RECORD_AUX) {
                 uint64_t f[3];
@@ -419,6 +423,9 @@ void declare_checker_stats(StatRegistry& r) {
     r.counter("records.duplicated", "records", "records perf_mmap__push copied a second time, "
               "intact: data_head moved between its two reads (C4); not counted in "
               "records.delivered", &S::records_duplicated);
+    r.counter("records.samples_in_perf_data", "records", "PERF_RECORD_SAMPLE records in "
+              "perf.data: those delivered and those copied twice (perf report's "
+              "nr_events[PERF_RECORD_SAMPLE])", &S::samples_in_perf_data);
     r.counter("records.skipped", "records", "records the tool stepped over without reading: "
               "libperf's perf_mmap__read_done moves prev to a data_head read taken after the "
               "last event, and a keep-up failure drops everything unread (C3)",

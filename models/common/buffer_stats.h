@@ -14,6 +14,7 @@ struct BufferStats {
     uint64_t records_lost = 0;
     uint64_t records_nested = 0;
     uint64_t lost_records_written = 0;
+    uint64_t lost_samples_records = 0; // events with event->lost_samples != 0
     uint64_t wakeups = 0;
     uint64_t wakeups_delivered = 0;
     uint64_t paused_intervals = 0;
@@ -30,6 +31,7 @@ struct BufferStats {
     uint64_t mmu_tlb_hits = 0;
     // Checker: ground truth against what the consumer parsed.
     uint64_t records_delivered = 0;
+    uint64_t samples_in_perf_data = 0; // PERF_RECORD_SAMPLE, delivered or copied twice
     uint64_t bytes_delivered = 0;
     uint64_t records_unread = 0;
     uint64_t bytes_unread = 0;

@@ -41,8 +41,7 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
 
     if (m_paused) {
         // R9: a paused rb counts the loss and writes nothing (no get_handle either).
-        ++m_lost;
-        ++m_stats.records_lost;
+        lose(writer.id);
         return false;
     }
 
@@ -59,6 +58,7 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
     if (m_nest > 1) ++m_stats.records_nested;
     h = Handle{};
     h.wakeup = m_wakeup;
+    h.event = writer.id;
 
     const bool backward = m_params.backward;
     uint64_t offset;
@@ -80,8 +80,7 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
                 const uint64_t tail = mem.value(h.tail);
                 if (m_head != offset) continue; // local_try_cmpxchg failed: retry
                 if (!has_space(offset, tail, size)) {
-                    ++m_lost;
-                    ++m_stats.records_lost;
+                    lose(writer.id);
                     output_end(h, mem); // the fail path publishes (an unchanged) head too
                     return false;
                 }
@@ -174,8 +173,8 @@ void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
     if (has_space(h.offset, mem.value(h.tail), h.reserved)) return;
     for (uint64_t seq : h.stores) mem.cancel_store(seq, h.tail);
     h.dropped = true;
-    m_lost += h.lost_taken + 1;
-    m_stats.records_lost += 1;
+    m_lost += h.lost_taken; // back: the LOST record that carried them is squashed too
+    lose(h.event);
     if (h.lost_taken) --m_stats.lost_records_written;
     if (m_observer)
         for (uint64_t pos : h.records) m_observer->on_record_retracted(pos);
@@ -184,6 +183,12 @@ void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
     const uint64_t end = m_params.backward ? h.offset - h.reserved : h.offset + h.reserved;
     if (m_head != end) throw ModelError(m_params.name + ": a speculative reservation was built on");
     m_head = h.offset;
+}
+
+void PerfBuffer::lose(uint64_t event) {
+    ++m_lost;
+    ++m_stats.records_lost;
+    if (m_lost_samples[event]++ == 0) ++m_stats.lost_samples_records;
 }
 
 void PerfBuffer::publish_head(MemoryPort& mem, uint64_t head) {
@@ -264,6 +269,10 @@ void declare_perf_buffer_stats(StatRegistry& r) {
               "buffer was between begin and end (nest > 1, R3)", &S::records_nested);
     r.counter("lost_records_written", "records", "PERF_RECORD_LOST records the kernel wrote",
               &S::lost_records_written);
+    r.counter("lost_samples_records", "records", "PERF_RECORD_LOST_SAMPLES records perf record "
+              "writes at exit: one per event of the buffer whose event->lost_samples "
+              "(PERF_FORMAT_LOST, counted with rb->lost) is not 0; their lost fields add up to "
+              "records.lost", &S::lost_samples_records);
     r.counter("bytes.produced", "bytes", "bytes of the records counted in records.produced",
               &S::bytes_produced);
     r.counter("wakeups", "wakeups", "perf_output_wakeup calls: watermark or wakeup_events "

@@ -5,8 +5,9 @@
 // Writers of one buffer all run on one CPU at a time (R2), so the local_t operations of
 // the kernel are plain integer updates here; nesting (task < softirq < irq < NMI) is what
 // `nest` tracks. Every shared-memory access goes through the writer's MemoryPort.
+// event->lost_samples (PERF_FORMAT_LOST) is counted beside rb->lost, per event writing here.
 // Leaves out: the vmalloc (page_order) layout, aux fields (the AUX path has its own model),
-// RCU, and the event->lost_samples counter of PERF_FORMAT_LOST.
+// RCU.
 #pragma once
 
 #include "models/common/buffer_stats.h"
@@ -15,6 +16,7 @@
 #include "models/memory/memory_port.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,7 @@ public:
         uint64_t offset = 0;      // rb->head at reservation
         uint64_t reserved = 0;    // bytes reserved (LOST record included)
         uint64_t lost_taken = 0;  // rb->lost moved into our PERF_RECORD_LOST
+        uint64_t event = 0;       // the writer's event->id, for event->lost_samples
         std::vector<uint8_t> lost_record; // written with the first record when check_pending
         std::vector<uint64_t> records;    // positions of the records this handle stored
         std::vector<uint64_t> stores;     // their store sequence numbers
@@ -107,6 +110,9 @@ public:
     uint64_t data_size() const { return m_params.nr_pages * m_params.page_size; }
     uint64_t watermark() const { return m_watermark; }
     uint64_t pending_lost() const { return m_lost; }
+    // event->lost_samples of each event that lost a record here, by event id: what perf
+    // record reads at exit (PERF_FORMAT_LOST) to write PERF_RECORD_LOST_SAMPLES.
+    const std::map<uint64_t, uint64_t>& lost_samples() const { return m_lost_samples; }
     bool writer_active() const { return m_nest != 0; }
 
 private:
@@ -117,6 +123,9 @@ private:
     void store_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
     void resolve_room_check(Handle& h, MemoryPort& mem);
     void publish_head(MemoryPort& mem, uint64_t head);
+    // The fail path (and the paused one): local_inc(&rb->lost),
+    // atomic64_inc(&event->lost_samples).
+    void lose(uint64_t event);
 
     PerfBufferParams m_params;
     BufferStats& m_stats;
@@ -128,6 +137,7 @@ private:
     uint64_t m_nest = 0;     // rb->nest: writers between get_handle and put_handle
     uint64_t m_events = 0;   // rb->events (R7)
     uint64_t m_wakeup = 0;   // rb->wakeup: the last wakeup stamp (R6)
+    std::map<uint64_t, uint64_t> m_lost_samples; // event->lost_samples, by event id
     uint64_t m_lost = 0;     // rb->lost (R5)
     uint64_t m_watermark = 0;
     bool m_paused = false;   // rb->paused (R9)

@@ -120,8 +120,8 @@ void AuxtraceReader::snapshot() {
 void AuxtraceReader::on_exit() {
     for (const AuxMmap& m : m_mmaps)
         if (m.event) m.event->end(m_cpu);
-    if (m_p.snapshot) {
-        // The last snapshot, of what the final stops committed.
+    if (m_p.snapshot && m_p.snapshot_on_exit) {
+        // -Se: the last snapshot, of what the final stops committed.
         ++m_n.snapshots;
         for (unsigned i = 0; i < m_mmaps.size(); ++i) read(i, true);
     }

@@ -5,7 +5,8 @@
 // (A9). In snapshot mode (-S) nothing is read in the loop; on SIGUSR2 (snapshot_at) perf
 // disables the events (each stops and its driver commits, E5), reads every AUX area with
 // the snapshot arithmetic (no tail) and enables them again (C8). At exit the events are
-// disabled first, and a snapshot session takes one last snapshot.
+// disabled first; a snapshot session takes one last snapshot only with -Se
+// (record__auxtrace_snapshot_exit), else what came since the last one stays unread.
 // Leaves out: the PERF_RECORD_AUXTRACE header written to perf.data (only its cost), the
 // 32-bit tool's triple head read, --aux-sample.
 #pragma once
@@ -31,6 +32,7 @@ struct AuxMmap {
 struct AuxtraceReaderParams {
     bool snapshot = false;
     uint64_t snapshot_size = 0;      // 0: the AUX area
+    bool snapshot_on_exit = false;   // -Se (record__auxtrace_snapshot_exit)
     std::vector<Picos> snapshot_at;  // SIGUSR2
     double copy_bandwidth = 4e9;
     double write_bandwidth = 1e9;

@@ -854,6 +854,11 @@ private:
                   "false when session.overwrite or session.write_backward is true (the AUX path "
                   "needs a forward, non-overwrite data buffer in ringsim)");
         const auto snapshot = r().boolean("/session/aux/snapshot");
+        const auto on_exit = r().boolean("/session/aux/snapshot_on_exit");
+        if (snapshot && !*snapshot && on_exit && *on_exit)
+            error("/session/aux/snapshot_on_exit",
+                  "false unless session.aux.snapshot is true (-S's 'e' option: "
+                  "auxtrace_parse_snapshot_options)");
         if (snapshot && !*snapshot && r().count("/session/aux/snapshot_at") != 0)
             error("/session/aux/snapshot_at",
                   "[] unless session.aux.snapshot is true (perf record takes AUX snapshots on "
@@ -1018,6 +1023,7 @@ void to_session(const Values& r, const json& eff, Scenario& s) {
     s.aux.watermark = *r.size("/session/aux/watermark");
     s.aux.snapshot = *r.boolean("/session/aux/snapshot");
     s.aux.snapshot_size = *r.size("/session/aux/snapshot_size");
+    s.aux.snapshot_on_exit = *r.boolean("/session/aux/snapshot_on_exit");
     s.aux.offset = *r.size("/session/aux/offset");
     s.aux.snapshot_at_ps = *r.times("/session/aux/snapshot_at");
 }

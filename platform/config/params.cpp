@@ -153,6 +153,11 @@ std::vector<Param> make_table() {
             .def(false)
             .desc("perf record -S: map the AUX area read-only; the driver overwrites it and the "
                   "tool reads it only at snapshots."),
+        key("/session/aux/snapshot_on_exit", K::boolean)
+            .def(false)
+            .desc("perf record -Se: take a last snapshot at exit (record__auxtrace_snapshot_exit). "
+                  "Without it, what the AUX areas received since the last snapshot stays "
+                  "unread, as with perf's plain -S."),
         key("/session/aux/snapshot_size", K::size)
             .def("0B")
             .desc("The most a snapshot read takes (perf -S<size>); 0B = the AUX buffer. At most "

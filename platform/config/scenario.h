@@ -54,6 +54,7 @@ struct Aux {
     uint64_t watermark = 0;          // attr.aux_watermark in bytes; 0 = half the AUX buffer
     bool snapshot = false;           // perf record -S: read-only AUX mapping (A7, C8)
     uint64_t snapshot_size = 0;      // bytes a snapshot read takes at most; 0 = the AUX buffer
+    bool snapshot_on_exit = false;   // -Se: a last snapshot at exit
     std::vector<uint64_t> snapshot_at_ps; // SIGUSR2 times (each: disable, read, enable)
 };
 

@@ -121,6 +121,20 @@ TEST(AuxPath, SnapshotOverwritesWithoutTruncation) {
     EXPECT_EQ(u(a, "violations", "total"), 0u);
 }
 
+// perf record -S takes no snapshot at exit; -Se does (record__auxtrace_snapshot_exit):
+// without it, what the final stops committed after the last SIGUSR2 stays unread.
+TEST(AuxPath, ALastSnapshotAtExitOnlyWithE) {
+    const auto with_e = aux_stats("scenarios/snapshot.json");
+    const auto plain = aux_stats("scenarios/snapshot.json",
+                                 "--set session.aux.snapshot_on_exit=false");
+    expect_books_close(plain);
+    EXPECT_EQ(u(plain, "consumer", "snapshots"), 3u); // the three SIGUSR2 only
+    EXPECT_EQ(u(with_e, "bytes", "unread"), 0u);
+    EXPECT_GT(u(plain, "bytes", "unread"), 0u);
+    EXPECT_EQ(u(plain, "bytes", "produced"), u(with_e, "bytes", "produced"));
+    EXPECT_EQ(u(plain, "violations", "total"), 0u);
+}
+
 TEST(AuxPath, MemErrDiscardsTheWholeCaptureSilently) {
     // D10: the captures running at 3 ms and 7 ms end with STS.MemErr: len 0, no record.
     const auto a = aux_stats("scenarios/etr-per-thread.json", "--set 'etr.memerr_at=[\"3ms\",\"7ms\"]'");

@@ -156,6 +156,24 @@ TEST_F(Fixture, ARecordThatFitsOnlyWithoutLostIsLostForeverAfterTheFirstLoss) {
     EXPECT_EQ(head(), 4056u);
 }
 
+// __perf_output_begin's fail and paused paths count event->lost_samples beside rb->lost:
+// perf record reads it at exit (PERF_FORMAT_LOST) and writes one PERF_RECORD_LOST_SAMPLES
+// per event that lost any.
+TEST_F(Fixture, EveryLossCountsInItsEventsLostSamples) {
+    make(1);
+    while (write(64)) {}
+    ctx.id = 7;
+    EXPECT_FALSE(write(64));
+    EXPECT_FALSE(write(64));
+    rb->set_paused(true);
+    ctx.id = 42;
+    EXPECT_FALSE(write(64)); // R9
+    rb->set_paused(false);
+    EXPECT_EQ(rb->lost_samples(), (std::map<uint64_t, uint64_t>{{7, 2}, {42, 2}}));
+    EXPECT_EQ(stats.lost_samples_records, 2u);
+    EXPECT_EQ(stats.records_lost, 4u);
+}
+
 // ring_buffer_init caps attr.wakeup_watermark at the buffer size (R6).
 TEST_F(Fixture, AWatermarkAboveTheBufferIsCappedAtItsSize) {
     make(1, false, false, 1u << 30);

@@ -1,0 +1,125 @@
+// What ringsim says perf report would warn (perf_session__warn_about_errors, session.c, C9)
+// is recomputed here from stats.json with perf's own formulas, for every curated scenario
+// and variants that lose more or less than perf's 5% threshold: the warnings, their order
+// and their words. And perf.data's PERF_RECORD_LOST_SAMPLES (record__read_lost_samples)
+// carry every record the kernel dropped (event->lost_samples grows with rb->lost).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kSource = RINGSIM_SOURCE_DIR;
+const std::string kBinary = RINGSIM_BINARY;
+
+struct RunOutput {
+    json total;
+    std::vector<std::string> perf_lines; // stdout lines that start with "perf: "
+};
+
+RunOutput run_ringsim(const std::string& scenario, const std::string& sets) {
+    static int n = 0;
+    const std::string out = ::testing::TempDir() + "/perf-warnings-" +
+                            std::to_string(::getpid()) + "-" + std::to_string(n++);
+    const std::string cmd = kBinary + " run " + kSource + "/" + scenario + " " + sets +
+                            " --out " + out + " > " + out + ".txt";
+    fs::create_directories(out);
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    RunOutput r;
+    std::ifstream stats(out + "/stats.json");
+    r.total = json::parse(stats).at("total");
+    std::ifstream text(out + ".txt");
+    for (std::string line; std::getline(text, line);)
+        if (line.rfind("perf: ", 0) == 0 && line.find("keep up") == std::string::npos)
+            r.perf_lines.push_back(line.substr(6));
+    fs::remove_all(out);
+    fs::remove(out + ".txt");
+    return r;
+}
+
+uint64_t u(const json& j, const std::string& dotted) {
+    const json* at = &j;
+    std::stringstream path(dotted);
+    for (std::string key; std::getline(path, key, '.');) at = &at->at(key);
+    return at->get<uint64_t>();
+}
+
+// perf_session__warn_about_errors, for the records ringsim's perf.data holds.
+std::vector<std::string> perf_would_say(const json& t) {
+    std::vector<std::string> w;
+    const uint64_t lost_chunks = u(t, "lost_records");
+    // nr_events[0]: every record perf report processes.
+    const uint64_t events = u(t, "records.delivered") + u(t, "records.duplicated") +
+                            lost_chunks + u(t, "lost_samples_records");
+    if (lost_chunks) {
+        w.push_back("Processed " + std::to_string(events) + " events and lost " +
+                    std::to_string(lost_chunks) + " chunks!");
+        w.push_back("Check IO/CPU overload!");
+    }
+    const uint64_t samples = u(t, "records.samples_in_perf_data");
+    const uint64_t lost_samples = u(t, "records.lost"); // the LOST_SAMPLES records' sum
+    const double drop_rate = double(lost_samples) / double(samples + lost_samples);
+    if (drop_rate > 0.05) {
+        char line[128];
+        std::snprintf(line, sizeof line, "Processed %llu samples and lost %3.2f%%!",
+                      static_cast<unsigned long long>(samples + lost_samples), drop_rate * 100.0);
+        w.push_back(line);
+    }
+    if (t.contains("aux") && u(t, "aux.truncated_delivered"))
+        w.push_back("AUX data lost " + std::to_string(u(t, "aux.truncated_delivered")) +
+                    " times out of " + std::to_string(u(t, "aux.records_delivered")) + "!");
+    if (w.empty())
+        w.push_back("no warning from perf report (no PERF_RECORD_LOST, at most 5% of samples "
+                    "lost, no TRUNCATED AUX data)");
+    return w;
+}
+
+struct Case {
+    const char* scenario;
+    const char* sets;
+};
+
+class PerfReportWarnings : public ::testing::TestWithParam<Case> {};
+
+TEST_P(PerfReportWarnings, AreWhatPerfWouldPrintForThisData) {
+    const Case c = GetParam();
+    const RunOutput r = run_ringsim(c.scenario, c.sets);
+    EXPECT_EQ(r.perf_lines, perf_would_say(r.total)) << c.scenario << " " << c.sets;
+    // record__read_lost_samples: one LOST_SAMPLES per event with losses, at most one per
+    // event and buffer, none without loss.
+    if (u(r.total, "records.lost") == 0) EXPECT_EQ(u(r.total, "lost_samples_records"), 0u);
+    else EXPECT_GT(u(r.total, "lost_samples_records"), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Scenarios, PerfReportWarnings,
+    ::testing::Values(Case{"scenarios/quickstart.json", ""},
+                      Case{"scenarios/slow-consumer.json", ""},
+                      // Slower still, and a bit faster: around perf's 5% threshold.
+                      // Lost chunks, and fewer than 5% of the samples lost: no samples warning.
+                      Case{"scenarios/slow-consumer.json",
+                           "--set consumer.copy_bandwidth=100MB/s "
+                           "--set consumer.write_bandwidth=100MB/s"},
+                      Case{"scenarios/slow-consumer.json", "--set session.data_pages=16"},
+                      Case{"scenarios/slow-consumer.json", "--set session.data_pages=64"},
+                      Case{"scenarios/overwrite.json", ""},
+                      Case{"scenarios/nested-nmi.json", ""},
+                      Case{"scenarios/per-thread.json", ""},
+                      Case{"scenarios/etr-wrap.json", ""},
+                      Case{"scenarios/aux-full.json", ""},
+                      Case{"scenarios/snapshot.json", ""},
+                      Case{"scenarios/demand-paging.json", ""}),
+    [](const auto& param) { return "case" + std::to_string(param.index); });
+
+} // namespace
