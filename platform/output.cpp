@@ -1,5 +1,6 @@
 #include "platform/output.h"
 
+#include "models/common/time_text.h"
 #include "platform/config/units.h"
 #include "platform/stat_paths.h"
 
@@ -32,11 +33,7 @@ void put_path(json& obj, const std::string& dotted, V value) {
 }
 
 // "356.855 us": simulated times in the summary, to the nanosecond.
-std::string human_time(uint64_t ps) {
-    std::ostringstream o;
-    o << std::fixed << std::setprecision(3) << double(ps) / 1e6 << " us";
-    return o.str();
-}
+std::string human_time(uint64_t ps) { return models::us_text(ps); }
 
 json stats_object(const StatValues& v) {
     json obj = json::object();

@@ -1,6 +1,7 @@
 #include "models/check/aux_checker.h"
 
 #include "models/common/stat_registry.h"
+#include "models/common/time_text.h"
 #include "models/coresight/formatter.h"
 #include "models/kernel/perf_abi.h"
 
@@ -363,10 +364,10 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
     (stale ? m_n.violations_stale : m_n.violations_overwritten)++;
     std::ostringstream ex;
     ex << "perf loaded aux_head = " << ctx.head_value << " (load #" << ctx.head_load_seq
-       << ", performed at " << ctx.head_load_perform << " ps) and copied AUX bytes [" << pos
+       << ", performed at " << us_text(ctx.head_load_perform) << ") and copied AUX bytes [" << pos
        << ", " << pos + n << ") of " << a.info.name << ".\n";
     ex << wrong << " of them were wrong, the first at [" << first_bad << ", " << first_end
-       << "), read by a load that performed at " << load_perform << " ps"
+       << "), read by a load that performed at " << us_text(load_perform)
        << (load_perform < ctx.head_load_perform ? ", before the aux_head load did" : "")
        << ".\n";
     if (stale)

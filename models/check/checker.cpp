@@ -1,6 +1,7 @@
 #include "models/check/checker.h"
 
 #include "models/common/stat_registry.h"
+#include "models/common/time_text.h"
 #include "models/kernel/perf_abi.h"
 #include "models/user/record_parser.h"
 
@@ -14,14 +15,6 @@ namespace ringsim::models {
 namespace {
 
 uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
-
-std::string ns(Picos t) {
-    std::ostringstream o;
-    o.setf(std::ios::fixed);
-    o.precision(3);
-    o << double(t) / 1e6 << " us";
-    return o.str();
-}
 
 bool off(BarrierKind k) { return k == BarrierKind::none; }
 
@@ -113,10 +106,10 @@ void Checker::add(Stream& s, Violation v) {
 std::string Checker::describe_store(uint64_t seq) const {
     std::ostringstream o;
     const OpRecord* op = (m_engine && seq) ? m_engine->store_record(seq) : nullptr;
-    if (!seq) return "plain memory (the store that wrote them has left the engine's history)";
+    if (!seq) return "no store since the buffer was set up";
     if (!op) return "store #" + std::to_string(seq);
     o << "store #" << seq << " by " << m_engine->agent_name(op->agent) << " (issued at "
-      << ns(op->issue) << ", performed at " << ns(op->perform) << ")";
+      << us_text(op->issue) << ", performed at " << us_text(op->perform) << ")";
     return o.str();
 }
 
@@ -302,21 +295,28 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
       << e.bytes.size() << " bytes, written by " << describe_store(e.first_store) << ".\n";
     if (load)
         o << "The consumer read it with load #" << load->load_seq << " (issued at "
-          << ns(load->load_issue) << ", performed at " << ns(load->load_perform) << ").\n";
+          << us_text(load->load_issue) << ", performed at " << us_text(load->load_perform) << ").\n";
     // The 8-byte word holding the first wrong byte: what the record had, what was seen.
     const size_t word = first_bad & ~size_t{7};
     uint64_t want = 0, got = 0;
     std::memcpy(&want, e.bytes.data() + word, std::min<size_t>(8, e.bytes.size() - word));
     std::memcpy(&got, data + word, std::min<size_t>(8, e.bytes.size() - word));
-    o << "From byte " << first_bad << " on it got bytes of " << describe_store(culprit)
-      << " instead: at 0x" << std::hex << at + word << " it saw 0x" << got << " where the record"
+    // Bytes read from memory rather than from a store still in the ordering engine: name
+    // what wrote them as the kernel would, the record's overwriter or what it replaced.
+    std::string got_from = describe_store(culprit);
+    if (!culprit)
+        got_from = newer && e.overwritten_by
+                       ? describe_store(e.overwritten_by)
+                       : older ? "what the buffer held before the record's stores reached it"
+                               : "a later record's stores";
+    o << "From byte " << first_bad << " on it got bytes of " << got_from << " instead: at 0x" << std::hex << at + word << " it saw 0x" << got << " where the record"
       << " has 0x" << want << std::dec << ".\n";
 
     std::vector<std::string> why, fix;
     const CopyContext& c = s.ctx;
     if (older) {
         o << "The consumer trusted data_head = " << c.head_value << " from its load #"
-          << c.head_load_seq << " (performed at " << ns(c.head_load_perform) << "), which read "
+          << c.head_load_seq << " (performed at " << us_text(c.head_load_perform) << "), which read "
           << describe_store(c.head_store_seq) << ".\n";
         o << "So the record's bytes were not yet visible when the consumer read them, although "
              "the data_head it had read already covered the record (message passing).\n";
@@ -340,7 +340,7 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
              "producer reused space the consumer had not finished reading (load buffering).\n";
         if (e.overwritten_by)
             o << "The record was overwritten by " << describe_store(e.overwritten_by)
-              << ", stored at " << ns(e.overwritten_at_ps) << ".\n";
+              << ", stored at " << us_text(e.overwritten_at_ps) << ".\n";
         if (c.tail_store_seq)
             o << "The consumer's data_tail store was " << describe_store(c.tail_store_seq)
               << ".\n";
