@@ -280,8 +280,9 @@ bool OrderingEngine::cancel_store(uint64_t seq, Picos resolved_at) {
 void OrderingEngine::retire(Picos now, Picos keep_from) {
     // Merge into memory every store no load can still need to see around: older than the
     // window, and older than every load issued but not yet read.
+    if (keep_from == 0) return; // a branch on a load performed at 0 may squash any store
     Picos horizon = now > m_window ? now - m_window - 1 : 0;
-    if (keep_from) horizon = std::min(horizon, keep_from - 1);
+    horizon = std::min(horizon, keep_from - 1);
     for (const auto& [seq, l] : m_loads)
         if (!l.resolved) horizon = std::min(horizon, l.op.perform ? l.op.perform - 1 : 0);
     while (!m_history.empty() && m_history.begin()->first.first <= horizon) {
