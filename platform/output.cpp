@@ -32,9 +32,6 @@ void put_path(json& obj, const std::string& dotted, V value) {
     (*node)[dotted.substr(from)] = value;
 }
 
-// "356.855 us": simulated times in the summary, to the nanosecond.
-std::string human_time(uint64_t ps) { return models::us_text(ps); }
-
 json stats_object(const StatValues& v) {
     json obj = json::object();
     for (const models::StatValue& x : v.all()) {
@@ -123,9 +120,10 @@ void print_perf_report_warnings(std::ostream& out, const StatValues& t) {
     // total_lost_samples: the lost fields of the LOST_SAMPLES records, every record the
     // kernel dropped (event->lost_samples grows with rb->lost).
     const uint64_t samples = n("records.samples_in_perf_data"), lost = n("records.lost");
-    if (lost && double(lost) / double(samples + lost) > 0.05) {
+    const double drop_rate = lost ? double(lost) / double(samples + lost) : 0.0;
+    if (drop_rate > 0.05) {
         char pct[32];
-        std::snprintf(pct, sizeof pct, "%3.2f", double(lost) / double(samples + lost) * 100.0);
+        std::snprintf(pct, sizeof pct, "%3.2f", drop_rate * 100.0);
         w.push_back("Processed " + std::to_string(samples + lost) + " samples and lost " + pct +
                     "%!");
     }
@@ -223,7 +221,7 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     if (p.aux_checker()) {
         for (const auto& v : p.aux_checker()->violations()) {
             out << "\nAUX violation (" << v.kind << ", " << v.buffer << ", seen at "
-                << human_time(v.at_ps) << "):\n";
+                << models::us_text(v.at_ps) << "):\n";
             std::istringstream lines(v.explanation);
             for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
             if (!v.fix.empty()) out << "  Fix: " << v.fix << "\n";
@@ -245,13 +243,13 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
             // The first one in full: the story a student follows; the others in a line.
             const auto& v = vs.front();
             out << "\nfirst violation (" << v.kind << ", " << v.buffer << ", seen at "
-                << human_time(v.at_ps) << "):\n";
+                << models::us_text(v.at_ps) << "):\n";
             std::istringstream lines(v.explanation);
             for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
             if (!v.fix.empty()) out << "  Fix: " << v.fix << "\n";
             for (size_t i = 1; i < vs.size(); ++i)
                 out << "  also: " << vs[i].kind << " in " << vs[i].buffer << " at position "
-                    << vs[i].pos << ", seen at " << human_time(vs[i].at_ps) << "\n";
+                    << vs[i].pos << ", seen at " << models::us_text(vs[i].at_ps) << "\n";
             if (violations > vs.size())
                 out << "  (" << violations - vs.size()
                     << " more; violations.json lists the first " << vs.size() << ")\n";

@@ -364,8 +364,8 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
     (stale ? m_n.violations_stale : m_n.violations_overwritten)++;
     std::ostringstream ex;
     ex << "perf loaded aux_head = " << ctx.head_value << " (load #" << ctx.head_load_seq
-       << ", performed at " << us_text(ctx.head_load_perform) << ") and copied AUX bytes [" << pos
-       << ", " << pos + n << ") of " << a.info.name << ".\n";
+       << ", performed at " << us_text(ctx.head_load_perform) << ") and copied AUX bytes ["
+       << pos << ", " << pos + n << ") of " << a.info.name << ".\n";
     ex << wrong << " of them were wrong, the first at [" << first_bad << ", " << first_end
        << "), read by a load that performed at " << us_text(load_perform)
        << (load_perform < ctx.head_load_perform ? ", before the aux_head load did" : "")

@@ -238,10 +238,9 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
         } else {
             ++st.records_delivered;
             st.bytes_delivered += n;
-            if (perf::parse_header(data, n)->type == PERF_RECORD_SAMPLE)
-                ++st.samples_in_perf_data;
-            if (m_on_aux_record && n >= perf::kAuxRecordSize &&
-                perf::parse_header(data, n)->type == PERF_RECORD_AUX) {
+            const auto type = perf::parse_header(data, n)->type;
+            if (type == PERF_RECORD_SAMPLE) ++st.samples_in_perf_data;
+            if (m_on_aux_record && n >= perf::kAuxRecordSize && type == PERF_RECORD_AUX) {
                 uint64_t f[3];
                 std::memcpy(f, data + perf::kHeaderSize, sizeof f);
                 m_on_aux_record(s.idx, f[0], f[1], f[2]);
@@ -295,7 +294,8 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
       << e.bytes.size() << " bytes, written by " << describe_store(e.first_store) << ".\n";
     if (load)
         o << "The consumer read it with load #" << load->load_seq << " (issued at "
-          << us_text(load->load_issue) << ", performed at " << us_text(load->load_perform) << ").\n";
+          << us_text(load->load_issue) << ", performed at " << us_text(load->load_perform)
+          << ").\n";
     // The 8-byte word holding the first wrong byte: what the record had, what was seen.
     const size_t word = first_bad & ~size_t{7};
     uint64_t want = 0, got = 0;
@@ -309,15 +309,16 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
                        ? describe_store(e.overwritten_by)
                        : older ? "what the buffer held before the record's stores reached it"
                                : "a later record's stores";
-    o << "From byte " << first_bad << " on it got bytes of " << got_from << " instead: at 0x" << std::hex << at + word << " it saw 0x" << got << " where the record"
-      << " has 0x" << want << std::dec << ".\n";
+    o << "From byte " << first_bad << " on it got bytes of " << got_from << " instead: at 0x"
+      << std::hex << at + word << " it saw 0x" << got << " where the record has 0x" << want
+      << std::dec << ".\n";
 
     std::vector<std::string> why, fix;
     const CopyContext& c = s.ctx;
     if (older) {
         o << "The consumer trusted data_head = " << c.head_value << " from its load #"
-          << c.head_load_seq << " (performed at " << us_text(c.head_load_perform) << "), which read "
-          << describe_store(c.head_store_seq) << ".\n";
+          << c.head_load_seq << " (performed at " << us_text(c.head_load_perform)
+          << "), which read " << describe_store(c.head_store_seq) << ".\n";
         o << "So the record's bytes were not yet visible when the consumer read them, although "
              "the data_head it had read already covered the record (message passing).\n";
         if (off(b.b)) {

@@ -61,7 +61,6 @@ void CsEtmEvent::end(EnginePort& caller) {
     // task ran untraced until the tool's final disable. A stop the disable itself causes
     // leaves nothing untraced: the session is over.
     if (m_stopped && !m_on) book_untraced(*m_stopped, m_stopped_at, now_ps(), m_off_cause);
-    m_stopped = nullptr;
     m_ending = true;
     ioc_disable_sync(caller);
     m_stopped = nullptr;

@@ -181,7 +181,8 @@ void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
     // The reservation was speculative too: undone. No nested writer can have reserved
     // behind it, since an interrupt resolves the check first (output_begin).
     const uint64_t end = m_params.backward ? h.offset - h.reserved : h.offset + h.reserved;
-    if (m_head != end) throw ModelError(m_params.name + ": a speculative reservation was built on");
+    if (m_head != end)
+        throw ModelError(m_params.name + ": a speculative reservation was built on");
     m_head = h.offset;
 }
 
