@@ -2,32 +2,18 @@
 // exactly (produced = delivered + lost + unread + corrupted), shows the mechanism its
 // description names, and the AUX barrier lessons show their violation on arm while their
 // correct variants, and every shipped scenario, show none. Single seeds: exact and fast.
+#include "tests/support/ringsim_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
-#include <fstream>
 #include <string>
 
 namespace {
 
-const std::string kSource = RINGSIM_SOURCE_DIR;
-const std::string kBinary = RINGSIM_BINARY;
-
 // stats.json's "total" of one run.
 nlohmann::json total_stats(const std::string& scenario, const std::string& sets = "") {
-    // A directory of its own: ctest runs the cases of this file in parallel processes.
-    static int runs = 0;
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "-" + info->name();
-    for (char& c : name)
-        if (c == '/') c = '-';
-    const std::string out = ::testing::TempDir() + "/aux-" + name + "-" + std::to_string(runs++);
-    const std::string cmd = kBinary + " run " + kSource + "/" + scenario + " " + sets +
-                            " --out " + out + " > /dev/null";
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    std::ifstream in(out + "/stats.json");
-    return nlohmann::json::parse(in).at("total");
+    return ringsim::testing_support::run_ringsim(scenario, sets).stats.at("total");
 }
 
 nlohmann::json aux_stats(const std::string& scenario, const std::string& sets = "") {

@@ -2,22 +2,15 @@
 // and an overwritten data record, and for stale and overwritten AUX bytes, each from one
 // seed of a teaching scenario. A change to what an explanation says shows here as
 // a diff of tests/golden/explanations/; RINGSIM_UPDATE_DOCS=1 rewrites the files.
+#include "tests/support/generated_doc.h"
+#include "tests/support/ringsim_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace {
-
-namespace fs = std::filesystem;
-
-const std::string kSource = RINGSIM_SOURCE_DIR;
-const std::string kBinary = RINGSIM_BINARY;
 
 struct Golden {
     const char* name;     // tests/golden/explanations/<name>.txt
@@ -28,16 +21,9 @@ struct Golden {
 };
 
 std::string first_explanation(const Golden& g) {
-    const std::string out = ::testing::TempDir() + "/golden-" + std::to_string(::getpid()) +
-                            "-" + g.name;
-    const std::string cmd = kBinary + " run " + kSource + "/scenarios/teaching/" + g.scenario +
-                            " --seed " + std::to_string(g.seed) + " --out " + out +
-                            " > /dev/null";
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    std::ifstream in(out + "/violations.json");
-    const nlohmann::json v = nlohmann::json::parse(in);
-    fs::remove_all(out);
-    for (const auto& x : v.at("violations")) {
+    const auto r = ringsim::testing_support::run_ringsim(
+        std::string("scenarios/teaching/") + g.scenario, "--seed " + std::to_string(g.seed));
+    for (const auto& x : r.violations.at("violations")) {
         const std::string buffer = x.at("buffer");
         const bool aux_buffer = buffer.size() > 4 && buffer.substr(buffer.size() - 4) == ".aux";
         if (x.at("kind") == g.kind && aux_buffer == g.aux)
@@ -53,15 +39,8 @@ TEST_P(Explanations, AreWordForWordTheGoldenOnes) {
     const Golden g = GetParam();
     const std::string got = first_explanation(g);
     ASSERT_FALSE(got.empty()) << g.scenario << " seed " << g.seed << " shows no " << g.kind;
-    const std::string path = kSource + "/tests/golden/explanations/" + g.name + ".txt";
-    if (std::getenv("RINGSIM_UPDATE_DOCS")) {
-        std::ofstream(path) << got;
-        GTEST_SKIP() << "rewrote " << path;
-    }
-    std::ifstream in(path);
-    std::stringstream want;
-    want << in.rdbuf();
-    EXPECT_EQ(got, want.str()) << path;
+    RINGSIM_EXPECT_GENERATED_DOC(std::string("tests/golden/explanations/") + g.name + ".txt",
+                                 got);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -3,49 +3,29 @@
 // and variants that lose more or less than perf's 5% threshold: the warnings, their order
 // and their words. And perf.data's PERF_RECORD_LOST_SAMPLES (record__read_lost_samples)
 // carry every record the kernel dropped (event->lost_samples grows with rb->lost).
+#include "tests/support/ringsim_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kSource = RINGSIM_SOURCE_DIR;
-const std::string kBinary = RINGSIM_BINARY;
-
-struct RunOutput {
-    json total;
-    std::vector<std::string> perf_lines; // stdout lines that start with "perf: "
-};
-
-RunOutput run_ringsim(const std::string& scenario, const std::string& sets) {
-    static int n = 0;
-    const std::string out = ::testing::TempDir() + "/perf-warnings-" +
-                            std::to_string(::getpid()) + "-" + std::to_string(n++);
-    const std::string cmd = kBinary + " run " + kSource + "/" + scenario + " " + sets +
-                            " --out " + out + " > " + out + ".txt";
-    fs::create_directories(out);
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    RunOutput r;
-    std::ifstream stats(out + "/stats.json");
-    r.total = json::parse(stats).at("total");
-    std::ifstream text(out + ".txt");
+// The lines of perf report's warnings in a summary: those that start with "perf: ", but
+// perf record's own keep-up warning.
+std::vector<std::string> perf_lines(const std::string& summary) {
+    std::vector<std::string> lines;
+    std::istringstream text(summary);
     for (std::string line; std::getline(text, line);)
         if (line.rfind("perf: ", 0) == 0 && line.find("keep up") == std::string::npos)
-            r.perf_lines.push_back(line.substr(6));
-    fs::remove_all(out);
-    fs::remove(out + ".txt");
-    return r;
+            lines.push_back(line.substr(6));
+    return lines;
 }
 
 uint64_t u(const json& j, const std::string& dotted) {
@@ -94,12 +74,13 @@ class PerfReportWarnings : public ::testing::TestWithParam<Case> {};
 
 TEST_P(PerfReportWarnings, AreWhatPerfWouldPrintForThisData) {
     const Case c = GetParam();
-    const RunOutput r = run_ringsim(c.scenario, c.sets);
-    EXPECT_EQ(r.perf_lines, perf_would_say(r.total)) << c.scenario << " " << c.sets;
+    const auto r = ringsim::testing_support::run_ringsim(c.scenario, c.sets);
+    const json& total = r.stats.at("total");
+    EXPECT_EQ(perf_lines(r.stdout_text), perf_would_say(total)) << c.scenario << " " << c.sets;
     // record__read_lost_samples: one LOST_SAMPLES per event with losses, at most one per
     // event and buffer, none without loss.
-    if (u(r.total, "records.lost") == 0) EXPECT_EQ(u(r.total, "lost_samples_records"), 0u);
-    else EXPECT_GT(u(r.total, "lost_samples_records"), 0u);
+    if (u(total, "records.lost") == 0) EXPECT_EQ(u(total, "lost_samples_records"), 0u);
+    else EXPECT_GT(u(total, "lost_samples_records"), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -1,0 +1,49 @@
+// Runs the ringsim binary under test (`ringsim run`) on a scenario of the source tree, with
+// more command-line words, and hands back what it printed and wrote: its stdout, stats.json
+// and violations.json. Each run gets a directory of its own, named after the test, the
+// process and a counter (ctest runs a file's cases in parallel processes), removed after.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace ringsim::testing_support {
+
+struct RingsimRun {
+    std::string stdout_text;
+    nlohmann::json stats;      // stats.json
+    nlohmann::json violations; // violations.json
+};
+
+inline RingsimRun run_ringsim(const std::string& scenario, const std::string& args = "") {
+    static int runs = 0;
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "-" + info->name();
+    for (char& c : name)
+        if (c == '/') c = '-';
+    const std::string out = ::testing::TempDir() + "/ringsim-" + name + "-" +
+                            std::to_string(::getpid()) + "-" + std::to_string(runs++);
+    const std::string cmd = std::string(RINGSIM_BINARY) + " run " + RINGSIM_SOURCE_DIR + "/" +
+                            scenario + " " + args + " --out " + out + " > " + out + ".txt";
+    std::filesystem::create_directories(out);
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    RingsimRun r;
+    std::stringstream text;
+    text << std::ifstream(out + ".txt").rdbuf();
+    r.stdout_text = text.str();
+    std::ifstream stats(out + "/stats.json"), violations(out + "/violations.json");
+    r.stats = nlohmann::json::parse(stats, nullptr, false);
+    r.violations = nlohmann::json::parse(violations, nullptr, false);
+    std::filesystem::remove_all(out);
+    std::filesystem::remove(out + ".txt");
+    return r;
+}
+
+} // namespace ringsim::testing_support
