@@ -57,7 +57,8 @@ struct Checker::Stream : RecordObserver {
                           uint64_t first_store, uint64_t last_store) override {
         LedgerEntry e{pos, bytes, lost, now_ps(), first_store, last_store};
         e.performed_at_ps = now_ps();
-        for (uint64_t seq : {first_store, last_store})
+        // The record's stores (header, then body lines) are numbered first..last in a row.
+        for (uint64_t seq = first_store; seq && seq <= last_store; ++seq)
             if (const OpRecord* op = engine ? engine->store_record(seq) : nullptr)
                 e.performed_at_ps = std::max(e.performed_at_ps, op->perform);
         for (LedgerEntry& gone : ledger.store(std::move(e), buf.overwrite)) {
@@ -257,10 +258,20 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
 
 void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
                        const std::vector<CopySource>& src, uint64_t src_base) {
-    // Where did each wrong byte come from: a store older than the record's, or newer?
-    // Coherence order is perform order: compare when the byte's store performed with when
-    // the record's did; bytes from plain memory are older exactly when the load performed
-    // before the record did.
+    // Where did each wrong byte come from: a store older than the record's store of that
+    // byte, or newer? Coherence order is (perform time, seq); bytes from plain memory are
+    // older exactly when the load (the piece of the copy) performed before that store did.
+    const Addr base = s.buf.data;
+    const uint64_t mask = s.buf.data_size - 1;
+    std::vector<const OpRecord*> stores; // the record's stores: header, then body lines
+    for (uint64_t seq = e.first_store; m_engine && seq && seq <= e.last_store; ++seq)
+        if (const OpRecord* op = m_engine->store_record(seq)) stores.push_back(op);
+    auto record_store_of = [&](size_t i) -> const OpRecord* {
+        const Addr at = base + ((e.pos + i) & mask);
+        for (const OpRecord* op : stores)
+            if (op->addr <= at && at < op->addr + op->size) return op;
+        return nullptr;
+    };
     bool older = false, newer = false;
     size_t first_bad = e.bytes.size();
     uint64_t culprit = 0;
@@ -271,10 +282,13 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         const CopySource* c = source_at(src, src_base + i);
         const uint64_t seq = c ? c->store_seq : 0;
         const OpRecord* from = (m_engine && seq) ? m_engine->store_record(seq) : nullptr;
+        const OpRecord* mine = record_store_of(i);
+        const Picos wrote_at = mine ? mine->perform : e.performed_at_ps;
+        const uint64_t wrote_seq = mine ? mine->seq : e.first_store;
         bool is_older;
-        if (from) is_older = from->perform < e.performed_at_ps;
-        else if (seq) is_older = seq < e.first_store;
-        else is_older = c && c->load_perform < e.performed_at_ps;
+        if (from) is_older = std::make_pair(from->perform, seq) < std::make_pair(wrote_at, wrote_seq);
+        else if (seq) is_older = seq < wrote_seq;
+        else is_older = c && c->load_perform < wrote_at;
         (is_older ? older : newer) = true;
         if (!load) {
             load = c;
@@ -291,11 +305,19 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
     const Addr at = b.data + (e.pos & (b.data_size - 1));
     o << v.kind << " record at position " << e.pos << " of " << b.name << " (address 0x"
       << std::hex << at << std::dec << "): a " << perf::record_type_name(type) << " of "
-      << e.bytes.size() << " bytes, written by " << describe_store(e.first_store) << ".\n";
+      << e.bytes.size() << " bytes, written by ";
+    if (stores.size() > 1)
+        o << "stores #" << e.first_store << " (its header) to #" << e.last_store << " by "
+          << m_engine->agent_name(stores.front()->agent) << ", issued from "
+          << us_text(stores.front()->issue) << ", the last performing at "
+          << us_text(e.performed_at_ps) << ".\n";
+    else
+        o << describe_store(e.first_store) << ".\n";
     if (load)
-        o << "The consumer read it with load #" << load->load_seq << " (issued at "
-          << us_text(load->load_issue) << ", performed at " << us_text(load->load_perform)
-          << ").\n";
+        o << "The consumer read byte " << first_bad << " with load #" << load->load_seq
+          << ", the cache line of its copy that holds it issued at "
+          << us_text(load->load_issue) << " and performed at " << us_text(load->load_perform)
+          << ".\n";
     // The 8-byte word holding the first wrong byte: what the record had, what was seen.
     const size_t word = first_bad & ~size_t{7};
     uint64_t want = 0, got = 0;
@@ -309,7 +331,11 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
                        ? describe_store(e.overwritten_by)
                        : older ? "what the buffer held before the record's stores reached it"
                                : "a later record's stores";
-    o << "From byte " << first_bad << " on it got bytes of " << got_from << " instead: at 0x"
+    o << "From byte " << first_bad << " on";
+    if (const OpRecord* mine = stores.size() > 1 ? record_store_of(first_bad) : nullptr)
+        o << " (the record's store #" << mine->seq << ", performed at " << us_text(mine->perform)
+          << ")";
+    o << " it got bytes of " << got_from << " instead: at 0x"
       << std::hex << at + word << " it saw 0x" << got << " where the record has 0x" << want
       << std::dec << ".\n";
 

@@ -119,11 +119,13 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
 
 std::pair<uint64_t, uint64_t> PerfBuffer::output_copy(Handle& h, MemoryPort& mem,
                                                       const uint8_t* src, uint64_t n) {
+    // memcpy's stores reach memory a cache line at a time, each line performing on its own
+    // (MEMORY-MODEL.md "Copies and records in pieces"); a copy also splits at the buffer end.
     const uint64_t mask = data_size() - 1;
     uint64_t first = 0, last = 0;
     while (n) {
         const uint64_t off = h.pos & mask;
-        const uint64_t chunk = std::min(n, data_size() - off); // split at the buffer end
+        const uint64_t chunk = std::min({n, data_size() - off, kCacheLine - (m_params.data + off) % kCacheLine});
         last = mem.store_bytes(m_params.data + off, src, chunk, false, Barrier::none);
         if (!first) first = last;
         src += chunk;
@@ -150,7 +152,13 @@ void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uin
 void PerfBuffer::store_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
     if (bytes.size() > h.size) throw ModelError(m_params.name + ": record larger than its room");
     const uint64_t pos = h.pos;
-    const auto [first, last] = output_copy(h, mem, bytes.data(), bytes.size());
+    // perf_output_put(handle, header) first, then the body's fields (perf_output_sample and
+    // friends): the header is a store of its own.
+    const uint64_t head = std::min<uint64_t>(bytes.size(), perf::kHeaderSize);
+    const uint64_t first = output_copy(h, mem, bytes.data(), head).first;
+    uint64_t last = first;
+    if (bytes.size() > head)
+        last = output_copy(h, mem, bytes.data() + head, bytes.size() - head).second;
     h.records.push_back(pos);
     for (uint64_t seq = first; seq && seq <= last; ++seq) h.stores.push_back(seq);
     if (m_observer) {

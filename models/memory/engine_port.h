@@ -20,6 +20,9 @@ public:
     LoadTicket issue_load(Addr addr, uint64_t n, bool acquire, Barrier label) override {
         return m_engine.load(m_agent, now(), addr, n, acquire, label);
     }
+    LoadTicket issue_copy(Addr addr, uint64_t n, Picos start, Picos span) override {
+        return m_engine.load_copy(m_agent, now(), addr, n, start, span);
+    }
     void read(const LoadTicket& t, uint8_t* dst, std::vector<ByteSource>* sources) override {
         wait_for(t);
         m_engine.read(t, now(), dst, sources);

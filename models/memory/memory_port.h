@@ -36,12 +36,19 @@ struct LoadTicket {
     uint64_t size = 0;
 };
 
+// The unit in which a copy's loads and a record's stores perform: a cache line of arm64
+// and x86-64 (MEMORY-MODEL.md "Copies and records in pieces").
+inline constexpr uint64_t kCacheLine = 64;
+
 // Where a loaded byte range came from: the store that wrote it (0: memory older than the
-// engine's history window, or never written).
+// engine's history window, or never written), and when the load, or the piece of a copy,
+// that read it issued and performed.
 struct ByteSource {
     uint64_t offset = 0;
     uint64_t length = 0;
     uint64_t store_seq = 0;
+    Picos load_issue = 0;
+    Picos load_perform = 0;
 };
 
 class MemoryPort {
@@ -49,6 +56,11 @@ public:
     virtual ~MemoryPort() = default;
 
     virtual LoadTicket issue_load(Addr addr, uint64_t n, bool acquire, Barrier label) = 0;
+    // A bulk copy out of memory (memcpy, perf's reads of a record) of n bytes that starts
+    // `start` from now and takes `span`: one load per cache line, each issued when the copy
+    // reaches it and performing on its own (MEMORY-MODEL.md "Copies and records in pieces").
+    // The ticket performs when its last piece does; read() gives every piece's bytes.
+    virtual LoadTicket issue_copy(Addr addr, uint64_t n, Picos start, Picos span) = 0;
     // The loaded bytes; waits until the load has performed. `sources`, if given, says which
     // store each byte range came from.
     virtual void read(const LoadTicket& t, uint8_t* dst,
@@ -56,7 +68,8 @@ public:
     // Stalls the agent until load `t` has performed, without taking its value: an interrupt
     // arriving while a load is outstanding is taken once it completes.
     virtual void wait_for(const LoadTicket& t) = 0;
-    // A store of n bytes (a bulk copy is one operation); returns its store sequence number.
+    // A store of n bytes, all performing at once; returns its store sequence number. A
+    // record or a burst that the hardware writes in pieces is one call per piece.
     virtual uint64_t store_bytes(Addr addr, const uint8_t* src, uint64_t n, bool release,
                                  Barrier label) = 0;
     virtual void fence(Fence kind, Barrier label) = 0;

@@ -123,6 +123,12 @@ LoadTicket MmuPort::issue_load(Addr vaddr, uint64_t n, bool acquire, Barrier lab
     return m_inner.issue_load(translate(vaddr, n, false), n, acquire, label);
 }
 
+LoadTicket MmuPort::issue_copy(Addr vaddr, uint64_t n, Picos start, Picos span) {
+    // The whole range is translated first (its TLB misses and faults paid up front), then
+    // copied: the pieces' times count from the end of the translation.
+    return m_inner.issue_copy(translate(vaddr, n, false), n, start, span);
+}
+
 uint64_t MmuPort::store_bytes(Addr vaddr, const uint8_t* src, uint64_t n, bool release,
                               Barrier label) {
     return m_inner.store_bytes(translate(vaddr, n, true), src, n, release, label);

@@ -114,6 +114,7 @@ public:
     EnginePort& inner() { return m_inner; }
 
     LoadTicket issue_load(Addr vaddr, uint64_t n, bool acquire, Barrier label) override;
+    LoadTicket issue_copy(Addr vaddr, uint64_t n, Picos start, Picos span) override;
     void read(const LoadTicket& t, uint8_t* dst, std::vector<ByteSource>* sources) override {
         m_inner.read(t, dst, sources);
     }

@@ -101,15 +101,12 @@ void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_
     a.recent.push_back({addr, n, p, is_store});
 }
 
-LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n, bool acquire,
-                                Barrier label) {
-    Agent& a = m_agents.at(agent);
-    const Picos lo = now > a.bounds.load_early_max ? now - a.bounds.load_early_max : 0;
-    Picos p = pick(now, lo, now + a.bounds.load_late_max);
+Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, bool acquire) {
+    const Picos lo = t > a.bounds.load_early_max ? t - a.bounds.load_early_max : 0;
+    Picos p = pick(t, lo, t + a.bounds.load_late_max);
     p = std::max({p, a.floor_all, a.next_floor});
-    a.next_floor = 0;
     switch (m_model) {
-    case MemoryModel::sc: p = now; break;
+    case MemoryModel::sc: p = t; break;
     case MemoryModel::tso: p = std::max({p, a.max_load, same_bytes_floor(a, addr, n, false)}); break;
     case MemoryModel::arm:
         p = std::max(p, same_bytes_floor(a, addr, n, false));
@@ -118,47 +115,112 @@ LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n
     }
     a.max_load = std::max(a.max_load, p);
     if (acquire && m_model == MemoryModel::arm) a.floor_all = std::max(a.floor_all, p);
+    return p;
+}
+
+LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n, bool acquire,
+                                Barrier label) {
+    Agent& a = m_agents.at(agent);
+    const Picos p = perform_load(a, now, addr, n, acquire);
+    a.next_floor = 0;
     if (m_model != MemoryModel::sc) remember(a, addr, n, p, false, now);
 
     const OpRecord op = next_op(agent, acquire ? OpKind::load_acquire : OpKind::load, addr, n,
                                 now, p, label);
     PendingLoad& l = m_loads[op.seq];
     l.op = op;
+    l.first_perform = p;
     if (p <= now) resolve(l);
     return LoadTicket{op.seq, now, p, addr, n};
 }
+
+LoadTicket OrderingEngine::load_copy(unsigned agent, Picos now, Addr addr, uint64_t n,
+                                     Picos start, Picos span) {
+    if (n == 0) throw ModelError("a copy of no bytes");
+    Agent& a = m_agents.at(agent);
+    std::vector<Piece> pieces;
+    pieces.reserve(n / kCacheLine + 2);
+    Picos first = ~Picos(0), last = 0;
+    for (uint64_t off = 0; off < n;) {
+        const uint64_t len = std::min(n - off, kCacheLine - (addr + off) % kCacheLine);
+        // When the copy reaches this line: span * off / n, in parts that cannot overflow.
+        const Picos t = now + start + span / n * off + span % n * off / n;
+        const Picos p = perform_load(a, t, addr + off, len, false);
+        pieces.push_back({off, len, t, p});
+        first = std::min(first, p);
+        last = std::max(last, p);
+        off += len;
+    }
+    a.next_floor = 0;
+    // One entry for the whole range, at its last perform time: a later access to any of its
+    // bytes is held after the whole copy (stricter than per line, never weaker).
+    if (m_model != MemoryModel::sc) remember(a, addr, n, last, false, now);
+
+    const OpRecord op = next_op(agent, OpKind::load, addr, n, now, last, Barrier::none);
+    PendingLoad& l = m_loads[op.seq];
+    l.op = op;
+    l.first_perform = first;
+    l.pieces = std::move(pieces);
+    if (last <= now) resolve(l);
+    return LoadTicket{op.seq, now, last, addr, n};
+}
+
+namespace {
+// Paints [offset, offset + length) of a load's sorted, contiguous byte ranges with `with`.
+void paint(std::vector<ByteSource>& ranges, const ByteSource& with) {
+    const uint64_t a = with.offset, b = with.offset + with.length;
+    const auto first = std::partition_point(
+        ranges.begin(), ranges.end(), [a](const ByteSource& r) { return r.offset + r.length <= a; });
+    auto last = first;
+    while (last != ranges.end() && last->offset < b) ++last;
+    ByteSource mid[3];
+    size_t k = 0;
+    if (first != last && first->offset < a) {
+        mid[k] = *first;
+        mid[k++].length = a - first->offset;
+    }
+    mid[k++] = with;
+    if (first != last && (last - 1)->offset + (last - 1)->length > b) {
+        mid[k] = *(last - 1);
+        mid[k].length = mid[k].offset + mid[k].length - b;
+        mid[k++].offset = b;
+    }
+    const auto at = ranges.erase(first, last);
+    ranges.insert(at, mid, mid + k);
+}
+} // namespace
 
 void OrderingEngine::resolve(PendingLoad& l) {
     const OpRecord& op = l.op;
     l.bytes.resize(op.size);
     m_mem.read(op.addr, l.bytes.data(), op.size);
-    l.sources.assign(1, ByteSource{0, op.size, 0});
-    // Apply, in coherence order, every store visible to this load: those performed before
+    const Piece whole{0, op.size, op.issue, op.perform};
+    const Piece* pieces = l.pieces.empty() ? &whole : l.pieces.data();
+    const size_t count = l.pieces.empty() ? 1 : l.pieces.size();
+    l.sources.clear();
+    for (size_t k = 0; k < count; ++k)
+        l.sources.push_back(
+            {pieces[k].offset, pieces[k].length, 0, pieces[k].issue, pieces[k].perform});
+    // The piece holding byte `off` of the load: all but the first are whole cache lines.
+    const uint64_t head = pieces[0].length;
+    auto piece_of = [&](uint64_t off) {
+        return off < head ? size_t(0) : size_t(1 + (off - head) / kCacheLine);
+    };
+    // Apply, in coherence order, every store visible to each piece: those performed before
     // it, and the agent's own earlier stores still in its store buffer (forwarding).
-    const auto me = std::make_pair(op.perform, op.seq);
     for (const auto& [key, s] : m_history) {
-        const bool visible = key < me || (s.op.agent == op.agent && s.op.seq < op.seq);
-        if (!visible || !overlaps(s.op.addr, s.op.size, op.addr, op.size)) continue;
-        const Addr from = std::max(s.op.addr, op.addr);
-        const Addr to = std::min(s.op.addr + s.op.size, op.addr + op.size);
-        std::memcpy(l.bytes.data() + (from - op.addr), s.bytes.data() + (from - s.op.addr),
-                    to - from);
-        // Paint [a, b) with this store over whatever the ranges said before.
-        const uint64_t a = from - op.addr, b = to - op.addr;
-        std::vector<ByteSource> painted;
-        for (const ByteSource& r : l.sources) {
-            const uint64_t r_end = r.offset + r.length;
-            if (r_end <= a || r.offset >= b) {
-                painted.push_back(r);
-                continue;
-            }
-            if (r.offset < a) painted.push_back({r.offset, a - r.offset, r.store_seq});
-            if (r_end > b) painted.push_back({b, r_end - b, r.store_seq});
+        if (!overlaps(s.op.addr, s.op.size, op.addr, op.size)) continue;
+        const bool own = s.op.agent == op.agent && s.op.seq < op.seq;
+        const uint64_t from = std::max(s.op.addr, op.addr) - op.addr;
+        const uint64_t to = std::min(s.op.addr + s.op.size, op.addr + op.size) - op.addr;
+        for (size_t k = piece_of(from); k <= piece_of(to - 1); ++k) {
+            const Piece& pc = pieces[k];
+            if (!own && !(key < std::make_pair(pc.perform, op.seq))) continue;
+            const uint64_t a = std::max(from, pc.offset);
+            const uint64_t b = std::min(to, pc.offset + pc.length);
+            std::memcpy(l.bytes.data() + a, s.bytes.data() + (op.addr + a - s.op.addr), b - a);
+            paint(l.sources, {a, b - a, s.op.seq, pc.issue, pc.perform});
         }
-        painted.push_back({a, b - a, s.op.seq});
-        std::sort(painted.begin(), painted.end(),
-                  [](const ByteSource& x, const ByteSource& y) { return x.offset < y.offset; });
-        l.sources = std::move(painted);
     }
     l.op.value = first_word(l.bytes.data(), op.size);
     for (const ByteSource& b : l.sources) l.op.source = std::max(l.op.source, b.store_seq);
@@ -211,10 +273,16 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     m_store_records[slot] = op;
 
     if (m_model == MemoryModel::sc) {
-        m_mem.write(addr, src, n); // performs now, in order: no history needed
-        return op.seq;
+        // Performs now, in order: straight to memory, unless a copy still to perform reads
+        // these bytes (its later pieces see the store, its earlier ones not), or stores kept
+        // for such a copy are older in coherence order.
+        if (m_history.empty() && !pending_load_overlaps(addr, n)) {
+            m_mem.write(addr, src, n);
+            return op.seq;
+        }
+    } else {
+        remember(a, addr, n, p, true, now);
     }
-    remember(a, addr, n, p, true, now);
     m_history.emplace(std::make_pair(p, op.seq), PendingStore{op, {src, src + n}});
     retire(now);
     return op.seq;
@@ -284,12 +352,18 @@ void OrderingEngine::retire(Picos now, Picos keep_from) {
     Picos horizon = now > m_window ? now - m_window - 1 : 0;
     horizon = std::min(horizon, keep_from - 1);
     for (const auto& [seq, l] : m_loads)
-        if (!l.resolved) horizon = std::min(horizon, l.op.perform ? l.op.perform - 1 : 0);
+        if (!l.resolved) horizon = std::min(horizon, l.first_perform ? l.first_perform - 1 : 0);
     while (!m_history.empty() && m_history.begin()->first.first <= horizon) {
         PendingStore& s = m_history.begin()->second;
         m_mem.write(s.op.addr, s.bytes.data(), s.op.size);
         m_history.erase(m_history.begin());
     }
+}
+
+bool OrderingEngine::pending_load_overlaps(Addr addr, uint64_t n) const {
+    for (const auto& [seq, l] : m_loads)
+        if (!l.resolved && overlaps(l.op.addr, l.op.size, addr, n)) return true;
+    return false;
 }
 
 const OpRecord* OrderingEngine::store_record(uint64_t seq) const {

@@ -69,6 +69,13 @@ public:
     // Issues a load of n bytes at time `now`; read() later returns its value.
     LoadTicket load(unsigned agent, Picos now, Addr addr, uint64_t n, bool acquire,
                     Barrier label);
+    // A bulk copy of n bytes (memcpy): one load per cache line it touches, the line at
+    // offset o issued at now + start + span * o / n, when a copy taking `span` reaches it,
+    // each with its own perform time under the model's rules, as if issued one by one with
+    // nothing else in between. The ticket performs when the last piece does. A piece that
+    // performs later than a store of its bytes sees it; one performing earlier does not.
+    LoadTicket load_copy(unsigned agent, Picos now, Addr addr, uint64_t n, Picos start,
+                         Picos span);
     // The value of a load; `now` must have reached its perform time. `sources`, if given,
     // receives which store each byte range came from.
     void read(const LoadTicket& t, Picos now, uint8_t* dst, std::vector<ByteSource>* sources);
@@ -120,6 +127,9 @@ private:
     };
 
     Picos pick(Picos t, Picos lo, Picos hi);
+    // The perform time of a load issued at t by `a` (bounds, floors, the model's order);
+    // updates what later operations of `a` must respect.
+    Picos perform_load(Agent& a, Picos t, Addr addr, uint64_t n, bool acquire);
     // A new operation's record, numbered in issue order.
     OpRecord next_op(unsigned agent, OpKind kind, Addr addr, uint64_t n, Picos now, Picos perform,
                      Barrier label);
@@ -140,13 +150,25 @@ private:
     std::map<std::pair<Picos, uint64_t>, PendingStore> m_history;
     // A load issued and not yet read. Its value is fixed once it has performed: at issue
     // when p <= t (every store that performs before p is already issued), else on read.
+    // One cache line of a copy: offset and length within it, its issue and perform times.
+    struct Piece {
+        uint64_t offset;
+        uint64_t length;
+        Picos issue;
+        Picos perform;
+    };
     struct PendingLoad {
         OpRecord op;
+        Picos first_perform = 0;   // the earliest piece's (a plain load: its perform time)
+        std::vector<Piece> pieces; // a copy's; empty for a plain load (one piece, op's times)
         bool resolved = false;
         std::vector<uint8_t> bytes;
         std::vector<ByteSource> sources;
     };
     void resolve(PendingLoad& l);
+    // Under sc a store goes straight to memory unless a pending copy reads its bytes or
+    // older stores wait in the history.
+    bool pending_load_overlaps(Addr addr, uint64_t n) const;
     std::map<uint64_t, PendingLoad> m_loads; // keyed by seq
     // Records of recent stores, for explanations: a ring indexed by seq, so a newer
     // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots.

@@ -51,10 +51,8 @@ bool AuxtraceReader::read(unsigned idx, bool snapshot) {
     if (head - old > m.aux_size) ++m_n.lapped_reads; // D7: older data is invisible
     ++m_n.reads;
     // The data in one or two chunks ending at head & mask.
-    const LoadTicket first =
-        m_mem.issue_load(m.aux + r.off1, r.len1, false, Barrier::none);
-    LoadTicket second;
-    if (r.len2) second = m_mem.issue_load(m.aux, r.len2, false, Barrier::none);
+    const auto [first, second] =
+        issue_copy(m_mem, m.aux + r.off1, r.len1, m.aux, r.len2, m_p.copy_bandwidth);
     sc_core::wait(sc_time(transfer_time(r.size, m_p.copy_bandwidth) +
                               transfer_time(r.size, m_p.write_bandwidth),
                           SC_PS));

@@ -24,6 +24,15 @@ uint64_t store_tail(MemoryPort& mem, Addr tail, uint64_t value, BarrierKind d) {
                            d == BarrierKind::release, Barrier::D);
 }
 
+CopyTickets issue_copy(MemoryPort& mem, Addr a, uint64_t len1, Addr b, uint64_t len2,
+                       double bandwidth) {
+    CopyTickets c;
+    const Picos span1 = transfer_time(len1, bandwidth);
+    if (len1) c.first = mem.issue_copy(a, len1, 0, span1);
+    if (len2) c.second = mem.issue_copy(b, len2, span1, transfer_time(len2, bandwidth));
+    return c;
+}
+
 void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& second,
                std::vector<uint8_t>& out, std::vector<CopySource>& sources) {
     out.resize(first.size + second.size);
@@ -34,8 +43,8 @@ void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& secon
         if (!t->size) continue;
         mem.read(*t, out.data() + base, &bs);
         for (const ByteSource& b : bs)
-            sources.push_back({base + b.offset, b.length, b.store_seq, t->seq, t->issue,
-                               t->perform});
+            sources.push_back({base + b.offset, b.length, b.store_seq, t->seq, b.load_issue,
+                               b.load_perform});
         base += t->size;
     }
 }

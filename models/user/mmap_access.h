@@ -27,6 +27,16 @@ HeadLoad load_head(MemoryPort& mem, Addr head, BarrierKind c);
 // Returns the store's sequence number.
 uint64_t store_tail(MemoryPort& mem, Addr tail, uint64_t value, BarrierKind d);
 
+// A copy of `len1` bytes at `a`, then `len2` bytes at `b` (what lies past the buffer's end;
+// 0: none), at `bandwidth` bytes per second: each cache line's load issues when the copy
+// reaches it (MemoryPort::issue_copy).
+struct CopyTickets {
+    LoadTicket first;
+    LoadTicket second;
+};
+CopyTickets issue_copy(MemoryPort& mem, Addr a, uint64_t len1, Addr b, uint64_t len2,
+                       double bandwidth);
+
 // Reads the loads of a copy (`second` may be empty) into `out`, with each byte range's
 // store and load in `sources`.
 void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& second,

@@ -56,8 +56,10 @@ PerfConsumer::Copy PerfConsumer::issue_copy(unsigned idx, uint64_t pos, uint64_t
     Copy c{idx, pos, n, {}, {}, m_state[idx].last};
     // A record or chunk crossing the buffer end is two copies (perf's bounce buffer).
     const uint64_t first = std::min(n, m.data_size - (pos & mask));
-    c.first = m_mem.issue_load(m.data + (pos & mask), first, false, Barrier::none);
-    if (first < n) c.second = m_mem.issue_load(m.data, n - first, false, Barrier::none);
+    const CopyTickets t =
+        models::issue_copy(m_mem, m.data + (pos & mask), first, m.data, n - first, m_p.copy_bandwidth);
+    c.first = t.first;
+    c.second = t.second;
     m.stats->consumer_bytes_copied += n;
     return c;
 }
@@ -192,9 +194,13 @@ bool PerfConsumer::push(unsigned idx) {
 void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
     // The copy is the consumer's private buffer: it parses the records out of it (waiting
     // for the loads, as a real copy completes before it is parsed) and releases each
-    // record's room as soon as it has handled it.
+    // record's room as soon as it has handled it. Each record is done when the handling of
+    // the records up to it, counted from the copy's start, is: the copy's own time is part
+    // of it, not added.
+    const Picos started = now_ps();
     std::vector<CopySource> sources;
     read_copy(m_mem, copy.first, copy.second, m_buf, sources);
+    Picos done_at = started;
     const std::vector<uint8_t> bytes = m_buf;
     uint64_t done = 0;
     while (done < copy.n) {
@@ -209,7 +215,8 @@ void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
                 type = h->type;
             }
         }
-        sc_core::wait(ps(record_cost(type) + cost(size)));
+        done_at += record_cost(type) + cost(size);
+        if (done_at > now_ps()) sc_core::wait(ps(done_at - now_ps()));
         done += size;
         m_state[idx].prev = copy.pos + done;
         write_tail(idx, copy.pos + done); // perf_mmap__consume of this record

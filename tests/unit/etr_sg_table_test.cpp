@@ -21,6 +21,9 @@ struct CountingPort : MemoryPort {
         t.size = n;
         return t;
     }
+    LoadTicket issue_copy(Addr addr, uint64_t n, Picos, Picos) override {
+        return issue_load(addr, n, false, Barrier::none);
+    }
     void read(const LoadTicket& t, uint8_t* dst, std::vector<ByteSource>*) override {
         mem.read(t.addr, dst, t.size);
     }
