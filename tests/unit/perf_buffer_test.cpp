@@ -11,10 +11,12 @@ namespace {
 
 struct Recorder : RecordObserver, WakeupSink {
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> stored;
+    std::vector<std::pair<uint64_t, uint64_t>> stores; // each record's first and last store
     int wakeups = 0;
-    void on_record_stored(uint64_t pos, const std::vector<uint8_t>& b, uint64_t, uint64_t,
-                          uint64_t) override {
+    void on_record_stored(uint64_t pos, const std::vector<uint8_t>& b, uint64_t,
+                          uint64_t first, uint64_t last) override {
         stored.emplace_back(pos, b);
+        stores.emplace_back(first, last);
     }
     void on_record_retracted(uint64_t) override {}
     void perf_output_wakeup() override { ++wakeups; }
@@ -115,6 +117,31 @@ TEST_F(Fixture, RecordStraddlesTheBufferEnd) {
     user.load_bytes(rb->params().data + 4032, got.data(), 64);
     user.load_bytes(rb->params().data, got.data() + 64, 32);
     EXPECT_EQ(got, bytes);
+}
+
+TEST_F(Fixture, ARecordIsItsHeaderThenOneStorePerCacheLineOfItsBody) {
+    // perf_output_put(header), then the body's __output_copy reaching memory a cache line
+    // at a time (MEMORY-MODEL.md "Copies and records in pieces"), split at the buffer end.
+    make(1);
+    auto pieces = [&] {
+        std::vector<std::pair<uint64_t, uint64_t>> out; // (offset in the buffer, size)
+        const auto [first, last] = rec.stores.back();
+        for (uint64_t seq = first; seq <= last; ++seq)
+            if (const OpRecord* op = sc.engine().store_record(seq))
+                out.emplace_back(op->addr - rb->params().data, op->size);
+        return out;
+    };
+    ASSERT_TRUE(write(40));
+    EXPECT_EQ(pieces(), (std::vector<std::pair<uint64_t, uint64_t>>{{0, 8}, {8, 32}}));
+    ASSERT_TRUE(write(96));
+    EXPECT_EQ(pieces(),
+              (std::vector<std::pair<uint64_t, uint64_t>>{{40, 8}, {48, 16}, {64, 64}, {128, 8}}));
+    for (int i = 0; i < 60; ++i) ASSERT_TRUE(write(64));
+    set_tail(rec.stored.back().first);
+    ASSERT_TRUE(write(160)); // at 3976: its header, the rest of that line, the last line,
+                             // then 40 bytes past the buffer's end, at its start
+    EXPECT_EQ(pieces(), (std::vector<std::pair<uint64_t, uint64_t>>{
+                            {3976, 8}, {3984, 48}, {4032, 64}, {0, 40}}));
 }
 
 TEST_F(Fixture, WatermarkStepsOncePerReservation) {
