@@ -54,13 +54,13 @@ struct Checker::Stream : RecordObserver {
     explicit Stream(CheckedBuffer b) : buf(std::move(b)), ledger(buf.data_size, buf.backward) {}
 
     void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes, uint64_t lost,
-                          uint64_t first_store, uint64_t last_store) override {
-        LedgerEntry e{pos, bytes, lost, now_ps(), first_store, last_store};
+                          const RecordStores& stores) override {
+        LedgerEntry e{pos, bytes, lost, now_ps(), stores};
         e.performed_at_ps = now_ps();
-        // The record's stores (header, then body lines) are numbered first..last in a row.
-        for (uint64_t seq = first_store; seq && seq <= last_store; ++seq)
+        stores.each([&](uint64_t seq) {
             if (const OpRecord* op = engine ? engine->store_record(seq) : nullptr)
                 e.performed_at_ps = std::max(e.performed_at_ps, op->perform);
+        });
         for (LedgerEntry& gone : ledger.store(std::move(e), buf.overwrite)) {
             if (gone.is_lost_record()) buf.stats->lost_unreported += gone.lost;
             else ++buf.stats->records_overwritten;
@@ -264,8 +264,10 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
     const Addr base = s.buf.data;
     const uint64_t mask = s.buf.data_size - 1;
     std::vector<const OpRecord*> stores; // the record's stores: header, then body lines
-    for (uint64_t seq = e.first_store; m_engine && seq && seq <= e.last_store; ++seq)
-        if (const OpRecord* op = m_engine->store_record(seq)) stores.push_back(op);
+    if (m_engine)
+        e.stores.each([&](uint64_t seq) {
+            if (const OpRecord* op = m_engine->store_record(seq)) stores.push_back(op);
+        });
     auto record_store_of = [&](size_t i) -> const OpRecord* {
         const Addr at = base + ((e.pos + i) & mask);
         for (const OpRecord* op : stores)
@@ -284,7 +286,7 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         const OpRecord* from = (m_engine && seq) ? m_engine->store_record(seq) : nullptr;
         const OpRecord* mine = record_store_of(i);
         const Picos wrote_at = mine ? mine->perform : e.performed_at_ps;
-        const uint64_t wrote_seq = mine ? mine->seq : e.first_store;
+        const uint64_t wrote_seq = mine ? mine->seq : e.stores.header;
         bool is_older;
         if (from) is_older = std::make_pair(from->perform, seq) < std::make_pair(wrote_at, wrote_seq);
         else if (seq) is_older = seq < wrote_seq;
@@ -307,12 +309,13 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
       << std::hex << at << std::dec << "): a " << perf::record_type_name(type) << " of "
       << e.bytes.size() << " bytes, written by ";
     if (stores.size() > 1)
-        o << "stores #" << e.first_store << " (its header) to #" << e.last_store << " by "
-          << m_engine->agent_name(stores.front()->agent) << ", issued from "
-          << us_text(stores.front()->issue) << ", the last performing at "
+        o << "store #" << e.stores.header << " (its header) and "
+          << (e.stores.body_first == e.stores.body_last ? "#" : "#" + std::to_string(e.stores.body_first) + " to #")
+          << e.stores.body_last << " by " << m_engine->agent_name(stores.front()->agent)
+          << ", issued from " << us_text(stores.front()->issue) << ", the last performing at "
           << us_text(e.performed_at_ps) << ".\n";
     else
-        o << describe_store(e.first_store) << ".\n";
+        o << describe_store(e.stores.header) << ".\n";
     if (load)
         o << "The consumer read byte " << first_bad << " with load #" << load->load_seq
           << ", the cache line of its copy that holds it issued at "

@@ -15,7 +15,7 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
         if (span <= m_size) break;
         if (!retire_lapped) {
             if (!old.overwritten_by) {
-                old.overwritten_by = e.first_store;
+                old.overwritten_by = e.stores.header;
                 old.overwritten_at_ps = e.stored_at_ps;
             }
             ++it;

@@ -3,6 +3,8 @@
 // overwrite-mode producer writes over them, or at the end of the run.
 #pragma once
 
+#include "models/kernel/perf_buffer.h"
+
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -14,11 +16,10 @@ struct LedgerEntry {
     std::vector<uint8_t> bytes;      // exactly what the producer stored
     uint64_t lost = 0;               // the count of a PERF_RECORD_LOST (may be 0), else 0
     uint64_t stored_at_ps = 0;
-    uint64_t first_store = 0;        // the engine's store sequence numbers of its bytes
-    uint64_t last_store = 0;
+    RecordStores stores;             // the engine's stores of its bytes
     uint64_t performed_at_ps = 0;    // when its last store became visible to all
     // Ground truth of a lost race: a later record stored over this one before it was read.
-    uint64_t overwritten_by = 0;     // that record's first store
+    uint64_t overwritten_by = 0;     // that record's header store
     uint64_t overwritten_at_ps = 0;
     bool retired = false;            // overwrite mode: a newer record has lapped it
     // PERF_RECORD_LOST is type 2 (include/uapi/linux/perf_event.h).

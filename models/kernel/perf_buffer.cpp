@@ -4,6 +4,7 @@
 #include "models/kernel/perf_abi.h"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 #include <systemc>
 
@@ -136,17 +137,38 @@ std::pair<uint64_t, uint64_t> PerfBuffer::output_copy(Handle& h, MemoryPort& mem
     return {first, last};
 }
 
-void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
+void PerfBuffer::output_header(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
     // (A) off: if the data_tail value has arrived meanwhile, the branch is decided before
     // any store issues.
     if (h.check_pending && h.tail.perform <= sc_core::sc_time_stamp().value())
         resolve_room_check(h, mem);
-    if (h.dropped) return;
+    if (h.dropped || h.header_stored) return;
     if (!h.lost_record.empty()) {
         store_record(h, mem, h.lost_record);
         h.lost_record.clear();
     }
-    store_record(h, mem, bytes);
+    if (bytes.size() > h.size) throw ModelError(m_params.name + ": record larger than its room");
+    h.record_pos = h.pos;
+    h.header_store =
+        output_copy(h, mem, bytes.data(), std::min<uint64_t>(bytes.size(), perf::kHeaderSize))
+            .first;
+    h.header_stored = true;
+}
+
+void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
+    output_header(h, mem, bytes);
+    if (h.dropped) return;
+    // The header may have been stored long before (the body's copy took the writer's time):
+    // the branch may have been decided since.
+    if (h.check_pending && h.tail.perform <= sc_core::sc_time_stamp().value())
+        resolve_room_check(h, mem);
+    if (h.dropped) return;
+    h.header_stored = false;
+    RecordStores stores{h.header_store, 0, 0};
+    if (bytes.size() > perf::kHeaderSize)
+        std::tie(stores.body_first, stores.body_last) =
+            output_copy(h, mem, bytes.data() + perf::kHeaderSize, bytes.size() - perf::kHeaderSize);
+    stored(h, h.record_pos, bytes, stores);
 }
 
 void PerfBuffer::store_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
@@ -155,19 +177,23 @@ void PerfBuffer::store_record(Handle& h, MemoryPort& mem, const std::vector<uint
     // perf_output_put(handle, header) first, then the body's fields (perf_output_sample and
     // friends): the header is a store of its own.
     const uint64_t head = std::min<uint64_t>(bytes.size(), perf::kHeaderSize);
-    const uint64_t first = output_copy(h, mem, bytes.data(), head).first;
-    uint64_t last = first;
+    RecordStores stores{output_copy(h, mem, bytes.data(), head).first, 0, 0};
     if (bytes.size() > head)
-        last = output_copy(h, mem, bytes.data() + head, bytes.size() - head).second;
+        std::tie(stores.body_first, stores.body_last) =
+            output_copy(h, mem, bytes.data() + head, bytes.size() - head);
+    stored(h, pos, bytes, stores);
+}
+
+void PerfBuffer::stored(Handle& h, uint64_t pos, const std::vector<uint8_t>& bytes,
+                        const RecordStores& stores) {
     h.records.push_back(pos);
-    for (uint64_t seq = first; seq && seq <= last; ++seq) h.stores.push_back(seq);
-    if (m_observer) {
-        uint64_t lost = 0;
-        if (bytes.size() >= perf::kLostRecordSize &&
-            *reinterpret_cast<const uint32_t*>(bytes.data()) == PERF_RECORD_LOST)
-            std::copy_n(bytes.data() + 16, 8, reinterpret_cast<uint8_t*>(&lost));
-        m_observer->on_record_stored(pos, bytes, lost, first, last);
-    }
+    stores.each([&h](uint64_t seq) { h.stores.push_back(seq); });
+    if (!m_observer) return;
+    uint64_t lost = 0;
+    if (bytes.size() >= perf::kLostRecordSize &&
+        *reinterpret_cast<const uint32_t*>(bytes.data()) == PERF_RECORD_LOST)
+        std::copy_n(bytes.data() + 16, 8, reinterpret_cast<uint8_t*>(&lost));
+    m_observer->on_record_stored(pos, bytes, lost, stores);
 }
 
 void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
@@ -180,6 +206,7 @@ void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
     m_unresolved = nullptr;
     if (has_space(h.offset, mem.value(h.tail), h.reserved)) return;
     for (uint64_t seq : h.stores) mem.cancel_store(seq, h.tail);
+    if (h.header_stored) mem.cancel_store(h.header_store, h.tail); // its body never went out
     h.dropped = true;
     m_lost += h.lost_taken; // back: the LOST record that carried them is squashed too
     lose(h.event);

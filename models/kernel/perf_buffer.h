@@ -36,15 +36,28 @@ struct PerfBufferParams {
     BarrierKind b = BarrierKind::wmb;  // (B): wmb | mb | release | none
 };
 
+// The stores that wrote one record: its header (perf_output_put), then its body's cache
+// lines, issued together (__output_copy) as body_first..body_last (0: a header only). A
+// writer may be interrupted between the two, so other stores may come in between.
+struct RecordStores {
+    uint64_t header = 0;
+    uint64_t body_first = 0;
+    uint64_t body_last = 0;
+    uint64_t last() const { return body_last ? body_last : header; }
+    template <class F> void each(F f) const {
+        if (header) f(header);
+        for (uint64_t seq = body_first; seq && seq <= body_last; ++seq) f(seq);
+    }
+};
+
 // Ground truth: told about every record at the moment its bytes are stored.
 class RecordObserver {
 public:
     virtual ~RecordObserver() = default;
     // `pos` is the free-running offset of the record's first byte; `lost` is the count a
-    // PERF_RECORD_LOST carries (0 for other records); the record's bytes went out in the
-    // stores numbered first_store..last_store.
+    // PERF_RECORD_LOST carries (0 for other records); `stores` wrote its bytes.
     virtual void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes,
-                                  uint64_t lost, uint64_t first_store, uint64_t last_store) = 0;
+                                  uint64_t lost, const RecordStores& stores) = 0;
     // With (A) off, a record whose room check failed after its stores were issued: it is
     // dropped (counted lost), but its bytes are in memory (MEMORY-MODEL.md).
     virtual void on_record_retracted(uint64_t pos) = 0;
@@ -72,6 +85,9 @@ public:
         uint64_t lost_taken = 0;  // rb->lost moved into our PERF_RECORD_LOST
         uint64_t event = 0;       // the writer's event->id, for event->lost_samples
         std::vector<uint8_t> lost_record; // written with the first record when check_pending
+        bool header_stored = false; // output_header ran for the record in progress
+        uint64_t record_pos = 0;    // ... its position, and its header's first store
+        uint64_t header_store = 0;
         std::vector<uint64_t> records;    // positions of the records this handle stored
         std::vector<uint64_t> stores;     // their store sequence numbers
     };
@@ -88,7 +104,11 @@ public:
     // R5); on failure the loss is counted and false returned (-ENOSPC).
     bool output_begin(Handle& h, MemoryPort& mem, const perf::RecordContext& writer,
                       uint64_t size);
-    // The record's bytes, through __output_copy: a record may straddle the buffer end.
+    // perf_output_sample's first step, perf_output_put(handle, header): the record's
+    // header is stored right after the reservation, before the body's fields are copied.
+    void output_header(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
+    // The rest of the record's bytes, through __output_copy (a record may straddle the
+    // buffer end); stores the header first if output_header did not.
     void output_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
     // perf_output_end -> perf_output_put_handle (R3).
     void output_end(Handle& h, MemoryPort& mem);
@@ -120,7 +140,11 @@ private:
     std::pair<uint64_t, uint64_t> output_copy(Handle& h, MemoryPort& mem, const uint8_t* src,
                                               uint64_t n);
     bool has_space(uint64_t offset, uint64_t tail, uint64_t size) const;
+    // A whole record: its header store, then its body's (the LOST record, side-band ones).
     void store_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
+    // Books a record whose stores are out: the handle's list, the observer.
+    void stored(Handle& h, uint64_t pos, const std::vector<uint8_t>& bytes,
+                const RecordStores& stores);
     void resolve_room_check(Handle& h, MemoryPort& mem);
     void publish_head(MemoryPort& mem, uint64_t head);
     // The fail path (and the paused one): local_inc(&rb->lost),

@@ -61,8 +61,10 @@ void RecordWriter::write_one(const WriteTarget& t) {
         case RecordKind::switch_: perf::encode_switch(m_bytes, ctx, seq % 2 == 0); break;
         case RecordKind::comm: perf::encode_comm(m_bytes, ctx, "workload"); break;
         }
-        // The record is filled while the CPU runs this context; nested writers may reserve
-        // behind us meanwhile, and only the outermost one publishes (R3).
+        // perf_output_sample: the header first, then the fields, copied while the CPU runs
+        // this context; nested writers may reserve behind us meanwhile, and only the
+        // outermost one publishes (R3).
+        t.rb->output_header(h, *t.mem, m_bytes);
         t.cpu->run_for(m_p.context, sc_time(double(m_p.write_time), SC_PS));
         t.rb->output_record(h, *t.mem, m_bytes);
         if (m_p.kind == RecordKind::sample) t.rb->count_sample_event();

@@ -197,17 +197,21 @@ void OrderingEngine::resolve(PendingLoad& l) {
     const Piece whole{0, op.size, op.issue, op.perform};
     const Piece* pieces = l.pieces.empty() ? &whole : l.pieces.data();
     const size_t count = l.pieces.empty() ? 1 : l.pieces.size();
-    l.sources.clear();
-    for (size_t k = 0; k < count; ++k)
-        l.sources.push_back(
-            {pieces[k].offset, pieces[k].length, 0, pieces[k].issue, pieces[k].perform});
     // The piece holding byte `off` of the load: all but the first are whole cache lines.
     const uint64_t head = pieces[0].length;
     auto piece_of = [&](uint64_t off) {
         return off < head ? size_t(0) : size_t(1 + (off - head) / kCacheLine);
     };
     // Apply, in coherence order, every store visible to each piece: those performed before
-    // it, and the agent's own earlier stores still in its store buffer (forwarding).
+    // it, and the agent's own earlier stores still in its store buffer (forwarding). Each
+    // piece's sources are painted on their own: a large copy has many pieces and many
+    // stores, one per piece, and painting one long list would be quadratic.
+    struct Hit {
+        size_t piece;
+        uint64_t from, to; // within the load
+        uint64_t store_seq;
+    };
+    std::vector<Hit> hits;
     for (const auto& [key, s] : m_history) {
         if (!overlaps(s.op.addr, s.op.size, op.addr, op.size)) continue;
         const bool own = s.op.agent == op.agent && s.op.seq < op.seq;
@@ -219,8 +223,20 @@ void OrderingEngine::resolve(PendingLoad& l) {
             const uint64_t a = std::max(from, pc.offset);
             const uint64_t b = std::min(to, pc.offset + pc.length);
             std::memcpy(l.bytes.data() + a, s.bytes.data() + (op.addr + a - s.op.addr), b - a);
-            paint(l.sources, {a, b - a, s.op.seq, pc.issue, pc.perform});
+            hits.push_back({k, a, b, s.op.seq});
         }
+    }
+    std::stable_sort(hits.begin(), hits.end(),
+                     [](const Hit& x, const Hit& y) { return x.piece < y.piece; });
+    l.sources.clear();
+    std::vector<ByteSource> ranges;
+    auto h = hits.begin();
+    for (size_t k = 0; k < count; ++k) {
+        const Piece& pc = pieces[k];
+        ranges.assign(1, {pc.offset, pc.length, 0, pc.issue, pc.perform});
+        for (; h != hits.end() && h->piece == k; ++h)
+            paint(ranges, {h->from, h->to - h->from, h->store_seq, pc.issue, pc.perform});
+        l.sources.insert(l.sources.end(), ranges.begin(), ranges.end());
     }
     l.op.value = first_word(l.bytes.data(), op.size);
     for (const ByteSource& b : l.sources) l.op.source = std::max(l.op.source, b.store_seq);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <ostream>
 #include <string>
 
 namespace {
@@ -19,6 +20,8 @@ struct Golden {
     const char* kind;
     bool aux; // an AUX violation (its buffer is an AUX area)
 };
+// gtest names a failing case by this, not by the struct's bytes.
+void PrintTo(const Golden& g, std::ostream* os) { *os << g.name; }
 
 std::string first_explanation(const Golden& g) {
     const auto r = ringsim::testing_support::run_ringsim(

@@ -13,8 +13,8 @@ namespace {
 
 struct Records : RecordObserver {
     std::vector<std::vector<uint8_t>> stored;
-    void on_record_stored(uint64_t, const std::vector<uint8_t>& b, uint64_t, uint64_t,
-                          uint64_t) override {
+    void on_record_stored(uint64_t, const std::vector<uint8_t>& b, uint64_t,
+                          const RecordStores&) override {
         stored.push_back(b);
     }
     void on_record_retracted(uint64_t) override {}

@@ -11,12 +11,12 @@ namespace {
 
 struct Recorder : RecordObserver, WakeupSink {
     std::vector<std::pair<uint64_t, std::vector<uint8_t>>> stored;
-    std::vector<std::pair<uint64_t, uint64_t>> stores; // each record's first and last store
+    std::vector<RecordStores> stores; // each record's
     int wakeups = 0;
     void on_record_stored(uint64_t pos, const std::vector<uint8_t>& b, uint64_t,
-                          uint64_t first, uint64_t last) override {
+                          const RecordStores& s) override {
         stored.emplace_back(pos, b);
-        stores.emplace_back(first, last);
+        stores.push_back(s);
     }
     void on_record_retracted(uint64_t) override {}
     void perf_output_wakeup() override { ++wakeups; }
@@ -125,10 +125,10 @@ TEST_F(Fixture, ARecordIsItsHeaderThenOneStorePerCacheLineOfItsBody) {
     make(1);
     auto pieces = [&] {
         std::vector<std::pair<uint64_t, uint64_t>> out; // (offset in the buffer, size)
-        const auto [first, last] = rec.stores.back();
-        for (uint64_t seq = first; seq <= last; ++seq)
+        rec.stores.back().each([&](uint64_t seq) {
             if (const OpRecord* op = sc.engine().store_record(seq))
                 out.emplace_back(op->addr - rb->params().data, op->size);
+        });
         return out;
     };
     ASSERT_TRUE(write(40));
