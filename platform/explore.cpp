@@ -36,7 +36,7 @@ namespace explore {
 namespace {
 
 // The kinds every report lists, in this order, even when no run showed them.
-const std::vector<std::string> kMainKinds = {"stale", "overwritten", "torn"};
+const std::vector<std::string> kMainKinds = {"stale", "overrun", "torn"};
 
 // Kinds first in the fixed order, then any other by name.
 bool kind_before(const std::string& a, const std::string& b) {

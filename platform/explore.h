@@ -53,7 +53,7 @@ struct KindTally {
 struct Tally {
     uint64_t runs = 0;
     uint64_t failed_runs = 0;     // completed runs with at least one violation
-    std::vector<KindTally> kinds; // stale, overwritten, torn (always), then others by name
+    std::vector<KindTally> kinds; // stale, overrun, torn (always), then others by name
     const RunResult* first_failure = nullptr; // the failed run with the lowest seed
     std::vector<const RunResult*> errors;     // runs that did not complete, by seed
 };
@@ -69,7 +69,7 @@ std::vector<std::string> barrier_subsets();
 // C acquire, D release), removed = none.
 std::vector<std::string> subset_sets(const std::string& subset);
 
-// A matrix cell: "never", or the runs that showed each kind, "stale 37, overwritten 12",
+// A matrix cell: "never", or the runs that showed each kind, "stale 37, overrun 12",
 // followed by ", errors N" when runs did not complete.
 std::string cell_text(const Tally& t);
 

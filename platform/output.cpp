@@ -158,7 +158,7 @@ void print_aux_summary(std::ostream& out, const StatValues& t) {
     }
     if (n("violations.total"))
         out << "ringsim: " << n("violations.total") << " AUX VIOLATIONS (stale "
-            << n("violations.stale") << ", overwritten " << n("violations.overwritten")
+            << n("violations.stale") << ", overrun " << n("violations.overrun")
             << ", unexplained " << n("violations.unexplained") << ", duplicated "
             << n("violations.duplicated") << ", accounting " << n("violations.accounting")
             << ")\n";
@@ -234,7 +234,7 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
                                   : "ringsim: no violations\n");
     } else {
         out << "ringsim: " << violations << " VIOLATIONS (stale " << n("violations.stale")
-            << ", overwritten " << n("violations.overwritten") << ", torn "
+            << ", overrun " << n("violations.overrun") << ", torn "
             << n("violations.torn") << ", corrupt " << n("violations.corrupt") << ", missing "
             << n("violations.missing") << ", duplicated " << n("violations.duplicated")
             << ", accounting " << n("violations.accounting") << ")\n";

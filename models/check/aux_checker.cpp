@@ -361,7 +361,7 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
     }
     const uint64_t expected = seqs.front();
     const bool stale = actual == 0 || actual < expected;
-    (stale ? m_n.violations_stale : m_n.violations_overwritten)++;
+    (stale ? m_n.violations_stale : m_n.violations_overrun)++;
     std::ostringstream ex;
     ex << "perf loaded aux_head = " << ctx.head_value << " (load #" << ctx.head_load_seq
        << ", performed at " << us_text(ctx.head_load_perform) << ") and copied AUX bytes ["
@@ -380,7 +380,7 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
         ex << "They held store #" << actual << ", from a later harvest that reused the space "
            << "while perf was still reading it: perf's aux_tail store #" << ctx.tail_store_seq
            << " let the driver see the room before perf's loads had performed.\n";
-    add(a.info.name, stale ? "stale" : "overwritten", first_bad, stale ? "B, C" : "A, D",
+    add(a.info.name, stale ? "stale" : "overrun", first_bad, stale ? "B, C" : "A, D",
         ex.str(),
         stale ? "Keep (B) for AUX (the driver's smp_wmb) and (C) for AUX (perf's smp_rmb)."
               : "Keep (D) for AUX (perf's smp_mb before the aux_tail store) and (A) for AUX "
@@ -805,7 +805,7 @@ void declare_aux_checker_stats(StatRegistry& r) {
     r.counter("aux.bytes.unread", "bytes", "trace bytes still in an AUX buffer when the run "
               "ended", &B::bytes_unread);
     r.counter("aux.bytes.corrupted", "bytes", "trace bytes the tool read wrong (each range is "
-              "also a stale or overwritten violation)", &B::bytes_corrupted);
+              "also a stale or overrun violation)", &B::bytes_corrupted);
     r.counter("aux.bytes.untraced", "bytes", "trace the ETMs would have produced while their "
               "event was off and the code it traces ran (a task-bound event's: only while its "
               "task was scheduled in); stop_window + aux_disabled; not part of produced",
@@ -839,8 +839,8 @@ void declare_aux_checker_stats(StatRegistry& r) {
     });
     own("aux.violations.stale", "violations", "AUX ranges read before the driver's copy "
         "reached them: (B) or (C) for AUX missing", &N::violations_stale);
-    own("aux.violations.overwritten", "violations", "AUX ranges overwritten by a later harvest "
-        "before the tool read them: (A) or (D) for AUX missing", &N::violations_overwritten);
+    own("aux.violations.overrun", "violations", "AUX ranges overwritten by a later harvest "
+        "before the tool read them: (A) or (D) for AUX missing", &N::violations_overrun);
     own("aux.violations.unexplained", "violations", "gaps or undecodable trace no cause "
         "explains", &N::violations_unexplained);
     own("aux.violations.duplicated", "violations", "counts decoded twice",

@@ -35,7 +35,7 @@ namespace ringsim::models {
 struct AuxCheckCounters {
     uint64_t records_delivered = 0, truncated_delivered = 0, decoded_packets = 0;
     uint64_t spliced_packets = 0; // decoded across a FIFO drop
-    uint64_t violations_total = 0, violations_stale = 0, violations_overwritten = 0;
+    uint64_t violations_total = 0, violations_stale = 0, violations_overrun = 0;
     uint64_t violations_unexplained = 0, violations_duplicated = 0, violations_accounting = 0;
 };
 

@@ -92,7 +92,7 @@ void Checker::add(Stream& s, Violation v) {
     BufferStats& st = *s.buf.stats;
     ++st.violations_total;
     if (v.kind == "stale") ++st.violations_stale;
-    else if (v.kind == "overwritten") ++st.violations_overwritten;
+    else if (v.kind == "overrun") ++st.violations_overrun;
     else if (v.kind == "torn") ++st.violations_torn;
     else if (v.kind == "corrupt") ++st.violations_corrupt;
     else if (v.kind == "missing") ++st.violations_missing;
@@ -299,7 +299,7 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
     }
     Violation v;
     v.pos = e.pos;
-    v.kind = older && newer ? "torn" : older ? "stale" : "overwritten";
+    v.kind = older && newer ? "torn" : older ? "stale" : "overrun";
     const CheckedBuffer& b = s.buf;
 
     std::ostringstream o;
@@ -446,7 +446,7 @@ void declare_checker_stats(StatRegistry& r) {
     r.counter("records.overwritten", "records", "records of an overwrite-mode buffer replaced "
               "by newer ones before the consumer read them", &S::records_overwritten);
     r.counter("records.corrupted", "records", "records that reached the consumer with bytes "
-              "other than the producer stored (each is also a stale, overwritten or torn "
+              "other than the producer stored (each is also a stale, overrun or torn "
               "violation)", &S::records_corrupted);
     r.counter("records.missing", "records", "records the consumer skipped with no loss or "
               "overwrite to explain it (each is also a missing violation)", &S::records_missing);
@@ -480,8 +480,8 @@ void declare_checker_stats(StatRegistry& r) {
     r.counter("violations.stale", "violations", "records read with bytes older than the record "
               "the data_head promised (message-passing shape: (B) or (C) missing)",
               &S::violations_stale);
-    r.counter("violations.overwritten", "violations", "records read after newer data replaced "
-              "them (load-buffering shape: (A) or (D) missing)", &S::violations_overwritten);
+    r.counter("violations.overrun", "violations", "records read after newer data replaced "
+              "them (load-buffering shape: (A) or (D) missing)", &S::violations_overrun);
     r.counter("violations.torn", "violations", "records read with both older and newer bytes "
               "than their own", &S::violations_torn);
     r.counter("violations.corrupt", "violations", "copies the checker could not parse into "

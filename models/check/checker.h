@@ -2,7 +2,7 @@
 // every record the consumer copies out, byte for byte, the way perf report would parse
 // perf.data. A record read with the wrong bytes is classified by where its bytes came from
 // (MEMORY-MODEL.md "Violations"): all older than the record -> stale (message passing:
-// (B) or (C) missing); all newer -> overwritten (load buffering: (A) or (D) missing); both
+// (B) or (C) missing); all newer -> overrun (load buffering: (A) or (D) missing); both
 // -> torn. Each is explained as a short causal story. At the end the books close: produced
 // = delivered + lost + unread + overwritten + corrupted + missing, per buffer, exactly.
 // It streams: its memory is bounded by the buffers, not by the length of the run.
@@ -23,7 +23,7 @@ namespace ringsim::models {
 
 struct Violation {
     std::string buffer;
-    std::string kind;         // stale | overwritten | torn | corrupt | missing | duplicated | accounting
+    std::string kind;         // stale | overrun | torn | corrupt | missing | duplicated | accounting
     uint64_t pos = 0;         // free-running offset of the record in its buffer
     uint64_t at_ps = 0;       // when the checker saw it
     std::string barriers;     // the switched-off barriers that allow it, e.g. "B" or "A, D"

@@ -45,7 +45,7 @@ struct BufferStats {
     uint64_t lost_unreported = 0;
     uint64_t violations_total = 0;
     uint64_t violations_stale = 0;
-    uint64_t violations_overwritten = 0;
+    uint64_t violations_overrun = 0;
     uint64_t violations_torn = 0;
     uint64_t violations_corrupt = 0;
     uint64_t violations_missing = 0;

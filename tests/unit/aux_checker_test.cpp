@@ -325,9 +325,9 @@ void wrong_byte(uint64_t read_seq, bool stale) {
     EXPECT_EQ(r.stats().violations_total, 1u);
     EXPECT_EQ(r.stats().violations_unexplained, 0u);
     EXPECT_EQ(r.stats().violations_stale, stale ? 1u : 0u);
-    EXPECT_EQ(r.stats().violations_overwritten, stale ? 0u : 1u);
+    EXPECT_EQ(r.stats().violations_overrun, stale ? 0u : 1u);
     ASSERT_EQ(r.checker->violations().size(), 1u);
-    EXPECT_EQ(r.checker->violations()[0].kind, stale ? "stale" : "overwritten");
+    EXPECT_EQ(r.checker->violations()[0].kind, stale ? "stale" : "overrun");
     EXPECT_EQ(r.checker->violations()[0].pos, 100u);
     EXPECT_EQ(r.checker->violations()[0].buffer, "cpu0.aux");
     EXPECT_EQ(r.checker->violations()[0].barriers, stale ? "B, C" : "A, D");

@@ -188,7 +188,7 @@ TEST(AuxPath, AMalformedScatterGatherTableLosesEveryCaptureToMemErr) {
 
 struct AuxLesson {
     const char* name;
-    int stale, overwritten; // 1: must be seen, 0: must not, -1: either
+    int stale, overrun; // 1: must be seen, 0: must not, -1: either
 };
 
 class AuxLessons : public ::testing::TestWithParam<AuxLesson> {};
@@ -201,17 +201,17 @@ TEST_P(AuxLessons, ShowTheirViolation) {
     // The total's violations.total counts the AUX path's too.
     EXPECT_EQ(u(t, "violations", "total"),
               u(a, "violations", "total") + u(t, "violations", "stale") +
-                  u(t, "violations", "overwritten") + u(t, "violations", "torn") +
+                  u(t, "violations", "overrun") + u(t, "violations", "torn") +
                   u(t, "violations", "corrupt") + u(t, "violations", "missing") +
                   u(t, "violations", "duplicated") + u(t, "violations", "accounting"))
         << l.name;
     if (l.stale >= 0) {
         EXPECT_EQ(u(a, "violations", "stale") > 0, l.stale == 1) << l.name;
     }
-    if (l.overwritten >= 0) {
-        EXPECT_EQ(u(a, "violations", "overwritten") > 0, l.overwritten == 1) << l.name;
+    if (l.overrun >= 0) {
+        EXPECT_EQ(u(a, "violations", "overrun") > 0, l.overrun == 1) << l.name;
     }
-    if (l.stale == 0 && l.overwritten == 0) {
+    if (l.stale == 0 && l.overrun == 0) {
         EXPECT_EQ(u(a, "violations", "total"), 0u) << l.name;
     }
     EXPECT_EQ(u(a, "violations", "unexplained"), 0u) << l.name;

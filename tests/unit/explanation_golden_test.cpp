@@ -1,5 +1,5 @@
 // One explanation per verdict kind, word for word: the story a student reads for a stale
-// and an overwritten data record, and for stale and overwritten AUX bytes, each from one
+// and an overrun data record, and for stale and overrun AUX bytes, each from one
 // seed of a teaching scenario. A change to what an explanation says shows here as
 // a diff of tests/golden/explanations/; RINGSIM_UPDATE_DOCS=1 rewrites the files.
 #include "tests/support/generated_doc.h"
@@ -51,9 +51,9 @@ INSTANTIATE_TEST_SUITE_P(
     // No torn record yet: a copy is one load at one instant, so a record's bytes all come
     // from one side of its overwrite (issue 10, section 2).
     ::testing::Values(Golden{"data-stale", "no-B.json", 2, "stale", false},
-                      Golden{"data-overwritten", "no-D.json", 4, "overwritten", false},
+                      Golden{"data-overrun", "no-D.json", 4, "overrun", false},
                       Golden{"aux-stale", "aux-no-B.json", 1, "stale", true},
-                      Golden{"aux-overwritten", "aux-no-D.json", 1, "overwritten", true}),
+                      Golden{"aux-overrun", "aux-no-D.json", 1, "overrun", true}),
     [](const auto& param) {
         std::string n = param.param.name;
         for (char& c : n)

@@ -51,7 +51,7 @@ case $sets in *" memory.model=arm "*)
   case $sets in *" barriers.data.B=none "*) [ $((seed % 2)) -eq 1 ] && stale=1 ;; esac
   case $sets in *" barriers.data.D=none "*) over=1 ;; esac ;;
 esac
-printf '{"total": {"violations": {"stale": %d, "overwritten": %d, "torn": 0, "total": %d}}}\n' \
+printf '{"total": {"violations": {"stale": %d, "overrun": %d, "torn": 0, "total": %d}}}\n' \
   $stale $over $((stale + over)) > "$out/stats.json"
 if [ $stale -gt 0 ]; then
   printf '{"violations": [{"kind": "stale", "buffer": "cpu0", "explanation": "seed %d read old bytes\\nbecause B was missing"}]}\n' \
@@ -176,7 +176,7 @@ TEST(Tally, CountsRunsPerKindAndLowestSeeds) {
         return r;
     };
     std::vector<RunResult> runs = {run(6, {{"stale", 1}, {"torn", 4}}), run(5, {{"stale", 9}}),
-                                   run(1, {}), run(3, {{"overwritten", 1}}),
+                                   run(1, {}), run(3, {{"overrun", 1}}),
                                    run(2, {{"stale", 1}, {"corrupt", 3}})};
     RunResult broken;
     broken.seed = 4;
@@ -188,7 +188,7 @@ TEST(Tally, CountsRunsPerKindAndLowestSeeds) {
     EXPECT_EQ(t.failed_runs, 4u);
     ASSERT_EQ(t.kinds.size(), 4u);
     const std::vector<std::tuple<std::string, uint64_t, uint64_t>> expected = {
-        {"stale", 3, 2}, {"overwritten", 1, 3}, {"torn", 1, 6}, {"corrupt", 1, 2}};
+        {"stale", 3, 2}, {"overrun", 1, 3}, {"torn", 1, 6}, {"corrupt", 1, 2}};
     for (size_t i = 0; i < expected.size(); ++i) {
         EXPECT_EQ(t.kinds[i].kind, std::get<0>(expected[i]));
         EXPECT_EQ(t.kinds[i].runs, std::get<1>(expected[i]));
@@ -198,14 +198,14 @@ TEST(Tally, CountsRunsPerKindAndLowestSeeds) {
     EXPECT_EQ(t.first_failure->seed, 2u);
     ASSERT_EQ(t.errors.size(), 1u);
     EXPECT_EQ(t.errors[0]->seed, 4u);
-    EXPECT_EQ(cell_text(t), "stale 3, overwritten 1, torn 1, corrupt 1, errors 1");
+    EXPECT_EQ(cell_text(t), "stale 3, overrun 1, torn 1, corrupt 1, errors 1");
 }
 
 TEST(Tally, CleanRunsAreNever) {
     const Tally t = tally(std::vector<RunResult>(3));
     EXPECT_EQ(t.failed_runs, 0u);
     EXPECT_EQ(t.first_failure, nullptr);
-    ASSERT_EQ(t.kinds.size(), 3u); // stale, overwritten, torn are always listed
+    ASSERT_EQ(t.kinds.size(), 3u); // stale, overrun, torn are always listed
     for (const KindTally& k : t.kinds)
         EXPECT_EQ(k.runs, 0u);
     EXPECT_EQ(cell_text(t), "never");
@@ -253,7 +253,7 @@ TEST_F(ExploreTest, ExploreCountsKindsAndPrintsTheFirstFailure) {
     EXPECT_EQ(j["runs"], 7);
     EXPECT_EQ(j["sets"], json({"fake.stale_every=3"}));
     EXPECT_EQ(j["kinds"]["stale"], json({{"runs", 2}, {"first_seed", 3}}));
-    EXPECT_EQ(j["kinds"]["overwritten"], json({{"runs", 0}, {"first_seed", nullptr}}));
+    EXPECT_EQ(j["kinds"]["overrun"], json({{"runs", 0}, {"first_seed", nullptr}}));
     EXPECT_EQ(j["kinds"]["torn"]["runs"], 0);
     EXPECT_EQ(j["failed_runs"], 2);
     EXPECT_NE(c.out.find("2 of 7 runs showed violations"), std::string::npos) << c.out;
@@ -325,7 +325,7 @@ TEST_F(ExploreTest, MatrixCoversEverySubsetOnEveryModel) {
         EXPECT_EQ(row["runs"], 4);
         const bool arm = model == "arm";
         const json expected = {{"stale", arm && barriers[1] == '_' ? 2 : 0},
-                               {"overwritten", arm && barriers[3] == '_' ? 4 : 0},
+                               {"overrun", arm && barriers[3] == '_' ? 4 : 0},
                                {"torn", 0}};
         EXPECT_EQ(row["violations"], expected) << row.dump();
         // Runs with any violation: every seed without D, the odd seeds without B.
@@ -334,7 +334,7 @@ TEST_F(ExploreTest, MatrixCoversEverySubsetOnEveryModel) {
         EXPECT_EQ(row.size(), 5u);
     }
     EXPECT_NE(c.out.find("\nABCD      never  never\n"), std::string::npos) << c.out;
-    EXPECT_NE(c.out.find("\nA_C_      never  stale 2, overwritten 4\n"), std::string::npos)
+    EXPECT_NE(c.out.find("\nA_C_      never  stale 2, overrun 4\n"), std::string::npos)
         << c.out;
     EXPECT_NE(c.out.find("the first failing cell, A_CD on arm, first fails with seed 1; replay "
                          "it:\n  ringsim run s.json --seed 1 --set barriers.data.A=ctrl --set "

@@ -130,17 +130,17 @@ TEST_P(Reachability, ArmShowsExactlyWhatEachMissingBarrierAllows) {
         const std::string b = row.at("barriers");
         const json& v = row.at("violations");
         const bool a = b[0] == 'A', bb = b[1] == 'B', cc = b[2] == 'C', d = b[3] == 'D';
-        const int stale = v.at("stale"), overwritten = v.at("overwritten");
+        const int stale = v.at("stale"), overrun = v.at("overrun");
         const std::string where = name_of(c) + " " + b + ": " + v.dump();
         if (b == "ABCD") {
             EXPECT_EQ(row.at("failed_runs").get<int>(), 0) << where;
         }
         EXPECT_EQ(stale > 0, !bb || !cc) << where;
         if (a && d) {
-            EXPECT_EQ(overwritten, 0) << where;
+            EXPECT_EQ(overrun, 0) << where;
         }
         if ((!a && a_alone_reachable) || (!d && d_alone_reachable)) {
-            EXPECT_GT(overwritten, 0) << where;
+            EXPECT_GT(overrun, 0) << where;
         }
     }
 }
@@ -152,11 +152,11 @@ TEST_P(Reachability, BarrierKindsKeepTheirVerdicts) {
         return r.at("kinds").at(kind).at("runs").get<int>();
     };
     // smp_rmb() orders the record loads before the data_tail store: as good as release.
-    EXPECT_EQ(runs_with("--set barriers.data.D=rmb", "overwritten"), 0) << name_of(c);
+    EXPECT_EQ(runs_with("--set barriers.data.D=rmb", "overrun"), 0) << name_of(c);
     // smp_wmb() orders stores only: the loads may still be in flight, as with none.
     const double release_ns = c.record / kCopyBytesPerNs + c.record / kWriteBytesPerNs;
     if (std::string(c.reader) == "libperf" && release_ns < kLoadLateMaxNs) {
-        EXPECT_GT(runs_with("--set barriers.data.D=wmb", "overwritten"), 0) << name_of(c);
+        EXPECT_GT(runs_with("--set barriers.data.D=wmb", "overrun"), 0) << name_of(c);
     }
     // perf's own pairing, release for (B) too: never anything.
     const json r = run("explore " + path + " --runs 60 --jobs 2 --set barriers.data.B=release");

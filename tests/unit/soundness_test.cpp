@@ -166,7 +166,7 @@ namespace {
 
 // The reproduction the defect was found with (issue 10): an NMI nesting in a task-context
 // writer whose room check was still waiting for its data_tail load, on tso with (A) off.
-// Before the fix, 3 of these 300 seeds showed overwritten, corrupt and missing records.
+// Before the fix, 3 of these 300 seeds showed overrun, corrupt and missing records.
 TEST(Soundness, ANestedWriterNeverSeesASpeculativeReservationOnTso) {
     const std::string out = ::testing::TempDir() + "/sound-nested-tso.json";
     const std::string cmd =

@@ -24,7 +24,7 @@ nlohmann::json run_json(const std::string& args, const std::string& json_path) {
 
 struct Lesson {
     const char* name;
-    int stale, overwritten; // 1: must be seen, 0: must never be seen
+    int stale, overrun; // 1: must be seen, 0: must never be seen
 };
 
 class Teaching : public ::testing::TestWithParam<Lesson> {};
@@ -37,7 +37,7 @@ TEST_P(Teaching, ShowsItsViolationWithin100Seeds) {
                             json);
     const auto& kinds = r.at("kinds");
     EXPECT_EQ(kinds.at("stale").at("runs").get<int>() > 0, l.stale == 1) << l.name;
-    EXPECT_EQ(kinds.at("overwritten").at("runs").get<int>() > 0, l.overwritten == 1) << l.name;
+    EXPECT_EQ(kinds.at("overrun").at("runs").get<int>() > 0, l.overrun == 1) << l.name;
     EXPECT_EQ(kinds.at("torn").at("runs").get<int>(), 0) << l.name;
 }
 
@@ -68,7 +68,7 @@ TEST(Teaching, MatrixRowsMatchTheBarriersTheyLack) {
         const bool lb = b[0] == '_' || b[3] == '_'; // A or D missing
         const auto& v = row.at("violations");
         EXPECT_EQ(v.at("stale").get<int>() > 0, arm && mp) << b << " " << model;
-        EXPECT_EQ(v.at("overwritten").get<int>() > 0, arm && lb) << b << " " << model;
+        EXPECT_EQ(v.at("overrun").get<int>() > 0, arm && lb) << b << " " << model;
         EXPECT_EQ(v.at("torn").get<int>(), 0) << b << " " << model;
     }
 }
