@@ -55,7 +55,12 @@ struct Checker::Stream : RecordObserver {
 
     void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes, uint64_t lost,
                           const RecordStores& stores) override {
-        LedgerEntry e{pos, bytes, lost, now_ps(), stores};
+        LedgerEntry e;
+        e.pos = pos;
+        e.bytes = bytes;
+        e.lost = lost;
+        e.stored_at_ps = now_ps();
+        e.stores = stores;
         e.performed_at_ps = now_ps();
         stores.each([&](uint64_t seq) {
             if (const OpRecord* op = engine ? engine->store_record(seq) : nullptr)
@@ -72,6 +77,14 @@ struct Checker::Stream : RecordObserver {
     void on_record_retracted(uint64_t pos) override {
         if (ledger.find(pos)) ledger.take(pos);
     }
+    void on_stores_escaped(const std::vector<uint64_t>& seqs, const LoadTicket& tail) override {
+        for (uint64_t seq : seqs) escaped[seq] = tail;
+        while (escaped.size() > kEscapedKept) escaped.erase(escaped.begin());
+    }
+    // Escaped stores (A off) by sequence number, with the data_tail load they passed: the
+    // most recent ones, for explanations.
+    static constexpr size_t kEscapedKept = 1 << 12;
+    std::map<uint64_t, LoadTicket> escaped;
 };
 
 Checker::Checker(std::vector<CheckedBuffer> buffers, const OrderingEngine* engine,
@@ -376,6 +389,21 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
               << ".\n";
         if (off(b.a)) {
             why.push_back("A");
+            // The data_tail load the overwriting store should have waited for.
+            const auto esc = s.escaped.find(culprit);
+            const LoadTicket tail = esc != s.escaped.end() ? esc->second : e.overwriter_tail;
+            const uint64_t by = esc != s.escaped.end() ? culprit : e.overwritten_by;
+            const OpRecord* store = (m_engine && by) ? m_engine->store_record(by) : nullptr;
+            if (tail.seq && store) {
+                o << "The producer's data_tail load #" << tail.seq << " issued at "
+                  << us_text(tail.issue) << " and performed at " << us_text(tail.perform)
+                  << "; its store #" << by << " performed at " << us_text(store->perform)
+                  << (store->perform < tail.perform ? ", before that load had returned" : "")
+                  << (esc != s.escaped.end() ? ", and stayed although the load then found no "
+                                               "room"
+                                             : "")
+                  << ".\n";
+            }
             o << "(A) is off: the producer's record stores may perform before its data_tail "
                  "load, so it can write where the consumer has not released the space.\n";
             fix.push_back("(A) the control dependency in __perf_output_begin: no store before "

@@ -17,6 +17,7 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
             if (!old.overwritten_by) {
                 old.overwritten_by = e.stores.header;
                 old.overwritten_at_ps = e.stored_at_ps;
+                old.overwriter_tail = e.stores.tail;
             }
             ++it;
             continue;

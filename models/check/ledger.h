@@ -21,6 +21,7 @@ struct LedgerEntry {
     // Ground truth of a lost race: a later record stored over this one before it was read.
     uint64_t overwritten_by = 0;     // that record's header store
     uint64_t overwritten_at_ps = 0;
+    LoadTicket overwriter_tail;      // that record's data_tail load (seq 0: none)
     bool retired = false;            // overwrite mode: a newer record has lapped it
     // PERF_RECORD_LOST is type 2 (include/uapi/linux/perf_event.h).
     bool is_lost_record() const {

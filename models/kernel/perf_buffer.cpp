@@ -164,7 +164,7 @@ void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uin
         resolve_room_check(h, mem);
     if (h.dropped) return;
     h.header_stored = false;
-    RecordStores stores{h.header_store, 0, 0};
+    RecordStores stores{h.header_store, 0, 0, h.tail};
     if (bytes.size() > perf::kHeaderSize)
         std::tie(stores.body_first, stores.body_last) =
             output_copy(h, mem, bytes.data() + perf::kHeaderSize, bytes.size() - perf::kHeaderSize);
@@ -177,7 +177,7 @@ void PerfBuffer::store_record(Handle& h, MemoryPort& mem, const std::vector<uint
     // perf_output_put(handle, header) first, then the body's fields (perf_output_sample and
     // friends): the header is a store of its own.
     const uint64_t head = std::min<uint64_t>(bytes.size(), perf::kHeaderSize);
-    RecordStores stores{output_copy(h, mem, bytes.data(), head).first, 0, 0};
+    RecordStores stores{output_copy(h, mem, bytes.data(), head).first, 0, 0, h.tail};
     if (bytes.size() > head)
         std::tie(stores.body_first, stores.body_last) =
             output_copy(h, mem, bytes.data() + head, bytes.size() - head);
@@ -205,14 +205,18 @@ void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
     h.check_pending = false;
     m_unresolved = nullptr;
     if (has_space(h.offset, mem.value(h.tail), h.reserved)) return;
-    for (uint64_t seq : h.stores) mem.cancel_store(seq, h.tail);
-    if (h.header_stored) mem.cancel_store(h.header_store, h.tail); // its body never went out
+    if (h.header_stored) h.stores.push_back(h.header_store); // its body never went out
+    std::vector<uint64_t> escaped;
+    for (uint64_t seq : h.stores)
+        if (!mem.cancel_store(seq, h.tail)) escaped.push_back(seq);
     h.dropped = true;
     m_lost += h.lost_taken; // back: the LOST record that carried them is squashed too
     lose(h.event);
     if (h.lost_taken) --m_stats.lost_records_written;
-    if (m_observer)
+    if (m_observer) {
         for (uint64_t pos : h.records) m_observer->on_record_retracted(pos);
+        if (!escaped.empty()) m_observer->on_stores_escaped(escaped, h.tail);
+    }
     // The reservation was speculative too: undone. No nested writer can have reserved
     // behind it, since an interrupt resolves the check first (output_begin).
     const uint64_t end = m_params.backward ? h.offset - h.reserved : h.offset + h.reserved;

@@ -43,6 +43,7 @@ struct RecordStores {
     uint64_t header = 0;
     uint64_t body_first = 0;
     uint64_t body_last = 0;
+    LoadTicket tail; // the room check's data_tail load (seq 0: none, overwrite mode)
     uint64_t last() const { return body_last ? body_last : header; }
     template <class F> void each(F f) const {
         if (header) f(header);
@@ -61,6 +62,12 @@ public:
     // With (A) off, a record whose room check failed after its stores were issued: it is
     // dropped (counted lost), but its bytes are in memory (MEMORY-MODEL.md).
     virtual void on_record_retracted(uint64_t pos) = 0;
+    // With (A) off, stores of a failed reservation that performed before its data_tail
+    // load `tail` did: squashing came too late, they are in memory for good.
+    virtual void on_stores_escaped(const std::vector<uint64_t>& seqs, const LoadTicket& tail) {
+        (void)seqs;
+        (void)tail;
+    }
 };
 
 // perf_output_wakeup's far end: queues the irq_work that wakes the poll waitqueue (R8).
