@@ -287,13 +287,15 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
             if (op->addr <= at && at < op->addr + op->size) return op;
         return nullptr;
     };
-    bool older = false, newer = false;
-    size_t first_bad = e.bytes.size();
-    uint64_t culprit = 0;
-    const CopySource* load = nullptr;
+    // The first wrong byte of each kind, with the store it came from and the load that read it.
+    struct Wrong {
+        size_t index = SIZE_MAX;
+        uint64_t culprit = 0;
+        const CopySource* load = nullptr;
+    };
+    Wrong old_bytes, new_bytes;
     for (size_t i = 0; i < e.bytes.size(); ++i) {
         if (e.bytes[i] == data[i]) continue;
-        if (first_bad == e.bytes.size()) first_bad = i;
         const CopySource* c = source_at(src, src_base + i);
         const uint64_t seq = c ? c->store_seq : 0;
         const OpRecord* from = (m_engine && seq) ? m_engine->store_record(seq) : nullptr;
@@ -304,12 +306,11 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         if (from) is_older = std::make_pair(from->perform, seq) < std::make_pair(wrote_at, wrote_seq);
         else if (seq) is_older = seq < wrote_seq;
         else is_older = c && c->load_perform < wrote_at;
-        (is_older ? older : newer) = true;
-        if (!load) {
-            load = c;
-            culprit = seq;
-        }
+        Wrong& w = is_older ? old_bytes : new_bytes;
+        if (w.index == SIZE_MAX) w = {i, seq, c};
     }
+    const bool older = old_bytes.index != SIZE_MAX, newer = new_bytes.index != SIZE_MAX;
+    const uint64_t culprit = new_bytes.culprit; // what overran the record, if anything did
     Violation v;
     v.pos = e.pos;
     v.kind = older && newer ? "torn" : older ? "stale" : "overrun";
@@ -329,31 +330,37 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
           << us_text(e.performed_at_ps) << ".\n";
     else
         o << describe_store(e.stores.header) << ".\n";
-    if (load)
-        o << "The consumer read byte " << first_bad << " with load #" << load->load_seq
-          << ", the cache line of its copy that holds it issued at "
-          << us_text(load->load_issue) << " and performed at " << us_text(load->load_perform)
-          << ".\n";
-    // The 8-byte word holding the first wrong byte: what the record had, what was seen.
-    const size_t word = first_bad & ~size_t{7};
-    uint64_t want = 0, got = 0;
-    std::memcpy(&want, e.bytes.data() + word, std::min<size_t>(8, e.bytes.size() - word));
-    std::memcpy(&got, data + word, std::min<size_t>(8, e.bytes.size() - word));
-    // Bytes read from memory rather than from a store still in the ordering engine: name
-    // what wrote them as the kernel would, the record's overwriter or what it replaced.
-    std::string got_from = describe_store(culprit);
-    if (!culprit)
-        got_from = newer && e.overwritten_by
-                       ? describe_store(e.overwritten_by)
-                       : older ? "what the buffer held before the record's stores reached it"
-                               : "a later record's stores";
-    o << "From byte " << first_bad << " on";
-    if (const OpRecord* mine = stores.size() > 1 ? record_store_of(first_bad) : nullptr)
-        o << " (the record's store #" << mine->seq << ", performed at " << us_text(mine->perform)
-          << ")";
-    o << " it got bytes of " << got_from << " instead: at 0x"
-      << std::hex << at + word << " it saw 0x" << got << " where the record has 0x" << want
-      << std::dec << ".\n";
+    // Each kind of wrong bytes, older first: which load read the first of them, what the
+    // 8-byte word holding it had and showed, and what wrote what was seen.
+    for (const Wrong* w : {&old_bytes, &new_bytes}) {
+        if (w->index == SIZE_MAX) continue;
+        const bool is_old = w == &old_bytes;
+        if (w->load)
+            o << "The consumer read byte " << w->index << " with load #" << w->load->load_seq
+              << ", the cache line of its copy that holds it issued at "
+              << us_text(w->load->load_issue) << " and performed at "
+              << us_text(w->load->load_perform) << ".\n";
+        const size_t word = w->index & ~size_t{7};
+        uint64_t want = 0, got = 0;
+        std::memcpy(&want, e.bytes.data() + word, std::min<size_t>(8, e.bytes.size() - word));
+        std::memcpy(&got, data + word, std::min<size_t>(8, e.bytes.size() - word));
+        // Bytes read from memory rather than from a store still in the ordering engine:
+        // name what wrote them as the kernel would, the record's overwriter or what it
+        // replaced.
+        std::string got_from = describe_store(w->culprit);
+        if (!w->culprit)
+            got_from = !is_old && e.overwritten_by
+                           ? describe_store(e.overwritten_by)
+                           : is_old ? "what the buffer held before the record's stores reached it"
+                                    : "a later record's stores";
+        o << "From byte " << w->index << " on";
+        if (const OpRecord* mine = stores.size() > 1 ? record_store_of(w->index) : nullptr)
+            o << " (the record's store #" << mine->seq << ", performed at "
+              << us_text(mine->perform) << ")";
+        o << " it got bytes of " << got_from << " instead: at 0x" << std::hex
+          << b.data + ((e.pos + word) & mask) << " it saw 0x" << got
+          << " where the record has 0x" << want << std::dec << ".\n";
+    }
 
     std::vector<std::string> why, fix;
     const CopyContext& c = s.ctx;

@@ -1,6 +1,6 @@
 // One explanation per verdict kind, word for word: the story a student reads for a stale
 // and an overrun data record (with (D) off, and with (A) off, whose story names the
-// producer's data_tail load), and for stale and overrun AUX bytes, each from one
+// producer's data_tail load), a torn one, and for stale and overrun AUX bytes, each from one
 // seed of a teaching scenario. A change to what an explanation says shows here as
 // a diff of tests/golden/explanations/; RINGSIM_UPDATE_DOCS=1 rewrites the files.
 #include "tests/support/generated_doc.h"
@@ -54,6 +54,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Golden{"data-stale", "no-B.json", 2, "stale", false},
                       Golden{"data-overrun", "no-D.json", 4, "overrun", false},
                       Golden{"data-overrun-no-A", "no-A.json", 28, "overrun", false},
+                      Golden{"data-torn", "torn.json", 1, "torn", false},
                       Golden{"aux-stale", "aux-no-B.json", 1, "stale", true},
                       Golden{"aux-overrun", "aux-no-D.json", 1, "overrun", true}),
     [](const auto& param) {
