@@ -239,7 +239,11 @@ void OrderingEngine::resolve(PendingLoad& l) {
         l.sources.insert(l.sources.end(), ranges.begin(), ranges.end());
     }
     l.op.value = first_word(l.bytes.data(), op.size);
-    for (const ByteSource& b : l.sources) l.op.source = std::max(l.op.source, b.store_seq);
+    for (const ByteSource& b : l.sources) {
+        uint64_t seq = b.store_seq;
+        if (!seq && m_observer) seq = written_by(op.addr + b.offset, b.length);
+        l.op.source = std::max(l.op.source, seq);
+    }
     l.resolved = true;
 }
 
@@ -294,6 +298,7 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
         // for such a copy are older in coherence order.
         if (m_history.empty() && !pending_load_overlaps(addr, n)) {
             m_mem.write(addr, src, n);
+            if (m_observer) note_written(addr, n, op.seq);
             return op.seq;
         }
     } else {
@@ -372,8 +377,43 @@ void OrderingEngine::retire(Picos now, Picos keep_from) {
     while (!m_history.empty() && m_history.begin()->first.first <= horizon) {
         PendingStore& s = m_history.begin()->second;
         m_mem.write(s.op.addr, s.bytes.data(), s.op.size);
+        if (m_observer) note_written(s.op.addr, s.op.size, s.op.seq);
         m_history.erase(m_history.begin());
     }
+}
+
+void OrderingEngine::note_written(Addr addr, uint64_t n, uint64_t seq) {
+    const Addr end = addr + n;
+    // A range that starts before and reaches into [addr, end) keeps its left part, and its
+    // right part if it reaches past.
+    auto it = m_written.lower_bound(addr);
+    if (it != m_written.begin()) {
+        auto before = std::prev(it);
+        if (before->second.end > addr) {
+            const Written whole = before->second;
+            before->second.end = addr;
+            if (whole.end > end) m_written[end] = whole;
+        }
+    }
+    it = m_written.lower_bound(addr);
+    while (it != m_written.end() && it->first < end) {
+        const Written w = it->second;
+        it = m_written.erase(it);
+        if (w.end > end) {
+            m_written[end] = w;
+            break;
+        }
+    }
+    m_written[addr] = {end, seq};
+}
+
+uint64_t OrderingEngine::written_by(Addr addr, uint64_t n) const {
+    uint64_t seq = 0;
+    auto it = m_written.upper_bound(addr);
+    if (it != m_written.begin()) --it;
+    for (; it != m_written.end() && it->first < addr + n; ++it)
+        if (it->second.end > addr) seq = std::max(seq, it->second.seq);
+    return seq;
 }
 
 bool OrderingEngine::pending_load_overlaps(Addr addr, uint64_t n) const {

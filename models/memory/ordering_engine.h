@@ -174,6 +174,17 @@ private:
     // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots.
     std::vector<OpRecord> m_store_records;
     OpObserver* m_observer = nullptr;
+    // Only while an observer watches: which store's bytes memory holds, so that a load that
+    // read memory (every load under sc, old bytes under tso and arm) still names the store
+    // it read (OpRecord::source, the timeline's arrows). Nothing else reads it: results are
+    // the same with and without an observer.
+    struct Written {
+        Addr end;
+        uint64_t seq;
+    };
+    std::map<Addr, Written> m_written; // disjoint ranges by start
+    void note_written(Addr addr, uint64_t n, uint64_t seq);
+    uint64_t written_by(Addr addr, uint64_t n) const;
 };
 
 } // namespace ringsim::models

@@ -272,3 +272,29 @@ TEST_F(Copy, AnEarlyFirstLineKeepsTheHistoryItMayRead) {
     }
     EXPECT_TRUE(early && late) << "both orders should occur in 16 seeds";
 }
+
+namespace {
+struct Sources : OpObserver {
+    std::vector<OpRecord> ops;
+    void on_op(const OpRecord& op) override { ops.push_back(op); }
+};
+} // namespace
+
+TEST_F(Engine, AnObservedLoadNamesTheStoreWhoseBytesMemoryHolds) {
+    // Under sc every store goes straight to memory, under arm old ones are merged into it:
+    // either way an observer (the timeline) still learns which store a load read.
+    for (MemoryModel m : {MemoryModel::sc, MemoryModel::arm}) {
+        make(m, TimingPolicy::none, {0, 0, 0});
+        Sources seen;
+        e->set_observer(&seen);
+        const uint64_t a = store(p0, 10, x, 1);
+        const uint64_t b = store(p0, 20, x + 4, 2); // overwrites the upper half of a
+        store(p0, 5'000'000, y, 3);                 // retires both under arm
+        read(e->load(p1, 5'000'000, x, 8, false, Barrier::none), 5'000'000);
+        read(e->load(p1, 5'000'000, x, 4, false, Barrier::none), 5'000'000);
+        std::vector<uint64_t> sources;
+        for (const OpRecord& op : seen.ops)
+            if (op.kind == OpKind::load) sources.push_back(op.source);
+        EXPECT_EQ(sources, (std::vector<uint64_t>{b, a})) << int(m);
+    }
+}

@@ -379,6 +379,18 @@ TEST_F(TimelineRun, QuickstartOnArmGivesAPerfettoTrace) {
     EXPECT_EQ(phase(t, "s").size(), phase(t, "f").size());
 }
 
+TEST_F(TimelineRun, ScDrawsReadsFromArrowsToo) {
+    // Under sc stores go straight to memory; the loads still name the stores they read.
+    const fs::path f = dir / "sc.json";
+    ASSERT_EQ(ringsim(run_args("quickstart.json --set memory.model=sc", "out") + " --timeline " +
+                      f.string()),
+              0)
+        << slurp(dir / "log.txt");
+    const json t = json::parse(slurp(f));
+    EXPECT_GT(phase(t, "s").size(), 100u);
+    EXPECT_EQ(phase(t, "s").size(), phase(t, "f").size());
+}
+
 TEST_F(TimelineRun, TheRunIsTheSameWithOrWithoutATimeline) {
     ASSERT_EQ(ringsim(run_args(quickstart(), "plain")), 0);
     ASSERT_EQ(ringsim(run_args(quickstart(), "a") + " --timeline " + (dir / "a.json").string()), 0);
