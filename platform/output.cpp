@@ -192,6 +192,12 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     row("total", t);
     out << "\n";
 
+    // __cmd_record's own line at exit (the push reader is perf record; libperf is another
+    // tool). "Captured and wrote" needs the size of the perf.data file perf would write,
+    // which ringsim does not write yet.
+    if (p.consumer().reader() == models::ReaderKind::push)
+        out << "perf: [ perf record: Woken up " << p.consumer().polls()
+            << " times to write data ]\n";
     print_perf_report_warnings(out, t);
     if (p.consumer().keep_up_warnings())
         out << "perf: failed to keep up with mmap data. (warn only once)\n";

@@ -303,7 +303,8 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         const Picos wrote_at = mine ? mine->perform : e.performed_at_ps;
         const uint64_t wrote_seq = mine ? mine->seq : e.stores.header;
         bool is_older;
-        if (from) is_older = std::make_pair(from->perform, seq) < std::make_pair(wrote_at, wrote_seq);
+        if (from)
+            is_older = std::make_pair(from->perform, seq) < std::make_pair(wrote_at, wrote_seq);
         else if (seq) is_older = seq < wrote_seq;
         else is_older = c && c->load_perform < wrote_at;
         Wrong& w = is_older ? old_bytes : new_bytes;
@@ -323,8 +324,10 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
       << std::hex << at << std::dec << "): a " << perf::record_type_name(type) << " of "
       << e.bytes.size() << " bytes, written by ";
     if (stores.size() > 1)
-        o << "store #" << e.stores.header << " (its header) and "
-          << (e.stores.body_first == e.stores.body_last ? "#" : "#" + std::to_string(e.stores.body_first) + " to #")
+        o << "store #" << e.stores.header << " (its header) and #"
+          << (e.stores.body_first == e.stores.body_last
+                  ? ""
+                  : std::to_string(e.stores.body_first) + " to #")
           << e.stores.body_last << " by " << m_engine->agent_name(stores.front()->agent)
           << ", issued from " << us_text(stores.front()->issue) << ", the last performing at "
           << us_text(e.performed_at_ps) << ".\n";

@@ -126,7 +126,8 @@ std::pair<uint64_t, uint64_t> PerfBuffer::output_copy(Handle& h, MemoryPort& mem
     uint64_t first = 0, last = 0;
     while (n) {
         const uint64_t off = h.pos & mask;
-        const uint64_t chunk = std::min({n, data_size() - off, kCacheLine - (m_params.data + off) % kCacheLine});
+        const uint64_t chunk =
+            std::min({n, data_size() - off, kCacheLine - (m_params.data + off) % kCacheLine});
         last = mem.store_bytes(m_params.data + off, src, chunk, false, Barrier::none);
         if (!first) first = last;
         src += chunk;

@@ -107,7 +107,9 @@ Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, boo
     p = std::max({p, a.floor_all, a.next_floor});
     switch (m_model) {
     case MemoryModel::sc: p = t; break;
-    case MemoryModel::tso: p = std::max({p, a.max_load, same_bytes_floor(a, addr, n, false)}); break;
+    case MemoryModel::tso:
+        p = std::max({p, a.max_load, same_bytes_floor(a, addr, n, false)});
+        break;
     case MemoryModel::arm:
         p = std::max(p, same_bytes_floor(a, addr, n, false));
         if (acquire) p = std::max(p, a.last_release); // RCsc: release then acquire
@@ -169,8 +171,9 @@ namespace {
 // Paints [offset, offset + length) of a load's sorted, contiguous byte ranges with `with`.
 void paint(std::vector<ByteSource>& ranges, const ByteSource& with) {
     const uint64_t a = with.offset, b = with.offset + with.length;
-    const auto first = std::partition_point(
-        ranges.begin(), ranges.end(), [a](const ByteSource& r) { return r.offset + r.length <= a; });
+    const auto first = std::partition_point(ranges.begin(), ranges.end(), [a](const ByteSource& r) {
+        return r.offset + r.length <= a;
+    });
     auto last = first;
     while (last != ranges.end() && last->offset < b) ++last;
     ByteSource mid[3];

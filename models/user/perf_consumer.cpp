@@ -56,8 +56,8 @@ PerfConsumer::Copy PerfConsumer::issue_copy(unsigned idx, uint64_t pos, uint64_t
     Copy c{idx, pos, n, {}, {}, m_state[idx].last};
     // A record or chunk crossing the buffer end is two copies (perf's bounce buffer).
     const uint64_t first = std::min(n, m.data_size - (pos & mask));
-    const CopyTickets t =
-        models::issue_copy(m_mem, m.data + (pos & mask), first, m.data, n - first, m_p.copy_bandwidth);
+    const CopyTickets t = models::issue_copy(m_mem, m.data + (pos & mask), first, m.data,
+                                             n - first, m_p.copy_bandwidth);
     c.first = t.first;
     c.second = t.second;
     m.stats->consumer_bytes_copied += n;

@@ -135,7 +135,10 @@ public:
     // The AUX reader; set before the simulation starts.
     void set_aux(AuxHooks* aux) { m_aux = aux; }
 
+    // poll() calls: perf record's `waking`, counted once per fdarray__poll in __cmd_record's
+    // loop, whatever the poll returned.
     uint64_t polls() const { return m_polls; }
+    ReaderKind reader() const { return m_p.reader; }
     // The tool's read position (md->prev) in mmap idx.
     uint64_t read_position(unsigned idx) const { return m_state.at(idx).prev; }
     uint64_t keep_up_warnings() const { return m_keep_up_failures; }

@@ -3,15 +3,15 @@
 // of 4 KiB or 16 KiB with records of 24 B to 4 KiB, read by either reader, at the default
 // timing bounds, `ringsim matrix` on arm shows stale reads exactly in the rows missing (B)
 // or (C), and overwrites never in a row that keeps (A) and (D). A row missing (A) shows
-// overwrites on buffers of up to 32 KiB: a failed writer's header store lands on the oldest
-// unread record's header, which the consumer must load after it (on the larger buffers of
-// 4 KiB records it loads it first). A row missing only (D) shows overwrites where a consumer releases a record
-// within the bounds of reading it (libperf, records read and handled within
-// load_late_max); push, which releases a whole pass after writing it out, cannot be
-// overwritten through (D) alone on these buffers: its loads have long performed when the
-// tail moves.
-// The barrier kinds keep their verdicts: (D) as rmb never, as wmb like none, acquire and
-// release never. sc and tso never show anything. Seeds make every count exact.
+// overwrites on buffers of up to 32 KiB: a failed writer's header store lands on the
+// oldest unread record's header, which the consumer must load after it (on the larger
+// buffers of 4 KiB records it loads it first). A row missing only (D) shows overwrites
+// where a consumer releases a record within the bounds of reading it (libperf, records
+// read and handled within load_late_max); push, which releases a whole pass after writing
+// it out, cannot be overrun through (D) alone on these buffers: its loads have long
+// performed when the tail moves. The barrier kinds keep their verdicts: (D) as rmb never,
+// as wmb like none, acquire and release never. sc and tso never show anything. Seeds make
+// every count exact.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
