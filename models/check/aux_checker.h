@@ -6,7 +6,7 @@
 //    bytes.
 //  - Consumer side: each chunk the tool copies is compared byte for byte with what the
 //    commits put there (regenerated from the sources' streams); a mismatch is stale (the
-//    tool read before the copy reached it: (B)/(C) for AUX) or overwritten (a later commit
+//    tool read before the copy reached it: (B)/(C) for AUX) or overrun (a later commit
 //    replaced it: (A)/(D)), told apart by the stores the bytes came from, as for the data
 //    buffers. Matching bytes are decoded the way perf's cs-etm does it: only AUX bytes a
 //    PERF_RECORD_AUX covers (cs_etm__queue_aux_records), frame by frame and packet by packet

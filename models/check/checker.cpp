@@ -75,7 +75,9 @@ struct Checker::Stream : RecordObserver {
         }
     }
     void on_record_retracted(uint64_t pos) override {
-        if (ledger.find(pos)) ledger.take(pos);
+        if (!ledger.find(pos)) return;
+        // A squashed record overwrote nothing: forget it as an overwriter too.
+        ledger.forget_overwriter(ledger.take(pos).stores.header);
     }
     void on_stores_escaped(const std::vector<uint64_t>& seqs, const LoadTicket& tail) override {
         for (uint64_t seq : seqs) escaped[seq] = tail;
@@ -306,7 +308,9 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         if (from)
             is_older = std::make_pair(from->perform, seq) < std::make_pair(wrote_at, wrote_seq);
         else if (seq) is_older = seq < wrote_seq;
-        else is_older = c && c->load_perform < wrote_at;
+        else // coherence order, as the engine breaks a tie: (perform time, seq)
+            is_older = c && std::make_pair(c->load_perform, c->load_seq) <
+                                std::make_pair(wrote_at, wrote_seq);
         Wrong& w = is_older ? old_bytes : new_bytes;
         if (w.index == SIZE_MAX) w = {i, seq, c};
     }

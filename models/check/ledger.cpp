@@ -30,6 +30,15 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
     return lapped;
 }
 
+void Ledger::forget_overwriter(uint64_t header_store) {
+    for (auto& [key, e] : m_entries)
+        if (e.overwritten_by == header_store) {
+            e.overwritten_by = 0;
+            e.overwritten_at_ps = 0;
+            e.overwriter_tail = LoadTicket{};
+        }
+}
+
 const LedgerEntry* Ledger::find(uint64_t pos) const {
     auto it = m_entries.find(key(pos));
     return it == m_entries.end() ? nullptr : &it->second;

@@ -43,6 +43,9 @@ public:
     const LedgerEntry* find(uint64_t pos) const;
     // Removes the entry at `pos` and returns it.
     LedgerEntry take(uint64_t pos);
+    // A record whose stores were squashed (A off) overwrote nothing: entries that named
+    // its header store as their overwriter no longer do.
+    void forget_overwriter(uint64_t header_store);
     // Entries stored before the one at `pos` (in production order) that are still here.
     std::vector<uint64_t> older_than(uint64_t pos) const;
     // Whether `pos` lies before the newest position already read (a re-read).

@@ -154,15 +154,16 @@ void PerfBuffer::output_header(Handle& h, MemoryPort& mem, const std::vector<uin
         output_copy(h, mem, bytes.data(), std::min<uint64_t>(bytes.size(), perf::kHeaderSize))
             .first;
     h.header_stored = true;
+    // (A) off: the header (and a LOST record before it) went out before the data_tail load
+    // returned. The branch resolves when the load performs, not when the writer gets round
+    // to it: decide now, waiting for the load, so that a store that performs after it is
+    // squashed before anybody can have read it. Only a store that performed before the load
+    // escapes (arm).
+    if (h.check_pending) resolve_room_check(h, mem);
 }
 
 void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
-    output_header(h, mem, bytes);
-    if (h.dropped) return;
-    // The header may have been stored long before (the body's copy took the writer's time):
-    // the branch may have been decided since.
-    if (h.check_pending && h.tail.perform <= sc_core::sc_time_stamp().value())
-        resolve_room_check(h, mem);
+    output_header(h, mem, bytes); // decides the room check, if it was pending
     if (h.dropped) return;
     h.header_stored = false;
     RecordStores stores{h.header_store, 0, 0, h.tail};

@@ -44,7 +44,6 @@ struct RecordStores {
     uint64_t body_first = 0;
     uint64_t body_last = 0;
     LoadTicket tail; // the room check's data_tail load (seq 0: none, overwrite mode)
-    uint64_t last() const { return body_last ? body_last : header; }
     template <class F> void each(F f) const {
         if (header) f(header);
         for (uint64_t seq = body_first; seq && seq <= body_last; ++seq) f(seq);

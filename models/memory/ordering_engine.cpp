@@ -362,8 +362,10 @@ bool OrderingEngine::cancel_store(uint64_t seq, Picos resolved_at) {
     const OpRecord* op = store_record(seq);
     if (!op) throw ModelError("a squashed store's record is gone");
     if (op->perform < resolved_at) return false; // performed before the branch resolved
-    // Performs after the branch resolved: squashed before anybody could see it. Under sc
-    // (and tso, where no store passes an earlier load) every such store is still pending.
+    // Performs after the branch resolved: squashed before anybody could see it (the writer
+    // decides when the load performs, PerfBuffer::output_header). Under tso no store passes
+    // an earlier load, so every store of a failed check is squashed; sc never leaves a
+    // check pending.
     if (m_history.erase(std::make_pair(op->perform, seq)) == 0)
         throw ModelError("a store performing after its branch resolved was already merged");
     return true;
@@ -371,7 +373,7 @@ bool OrderingEngine::cancel_store(uint64_t seq, Picos resolved_at) {
 
 void OrderingEngine::retire(Picos now, Picos keep_from) {
     // Merge into memory every store no load can still need to see around: older than the
-    // window, and older than every load issued but not yet read.
+    // window, and older than every load not yet resolved (a copy: its earliest piece).
     if (keep_from == 0) return; // a branch on a load performed at 0 may squash any store
     Picos horizon = now > m_window ? now - m_window - 1 : 0;
     horizon = std::min(horizon, keep_from - 1);

@@ -73,7 +73,8 @@ public:
     // offset o issued at now + start + span * o / n, when a copy taking `span` reaches it,
     // each with its own perform time under the model's rules, as if issued one by one with
     // nothing else in between. The ticket performs when the last piece does. A piece that
-    // performs later than a store of its bytes sees it; one performing earlier does not.
+    // performs later than a store of its bytes sees it; one performing earlier does not;
+    // at the same instant, coherence order breaks the tie by the copy's sequence number.
     LoadTicket load_copy(unsigned agent, Picos now, Addr addr, uint64_t n, Picos start,
                          Picos span);
     // The value of a load; `now` must have reached its perform time. `sources`, if given,
@@ -148,8 +149,6 @@ private:
     uint64_t m_next_seq = 1;
     // Stores not yet merged into m_mem, ordered by (perform time, seq): coherence order.
     std::map<std::pair<Picos, uint64_t>, PendingStore> m_history;
-    // A load issued and not yet read. Its value is fixed once it has performed: at issue
-    // when p <= t (every store that performs before p is already issued), else on read.
     // One cache line of a copy: offset and length within it, its issue and perform times.
     struct Piece {
         uint64_t offset;
@@ -157,6 +156,8 @@ private:
         Picos issue;
         Picos perform;
     };
+    // A load issued and not yet read. Its value is fixed once it has performed: at issue
+    // when p <= t (every store that performs before p is already issued), else on read.
     struct PendingLoad {
         OpRecord op;
         Picos first_perform = 0;   // the earliest piece's (a plain load: its perform time)

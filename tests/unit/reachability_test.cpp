@@ -3,9 +3,9 @@
 // of 4 KiB or 16 KiB with records of 24 B to 4 KiB, read by either reader, at the default
 // timing bounds, `ringsim matrix` on arm shows stale reads exactly in the rows missing (B)
 // or (C), and overwrites never in a row that keeps (A) and (D). A row missing (A) shows
-// overwrites on buffers of up to 32 KiB: a failed writer's header store lands on the
-// oldest unread record's header, which the consumer must load after it (on the larger
-// buffers of 4 KiB records it loads it first). A row missing only (D) shows overwrites
+// overwrites with records of up to 64 bytes: a failed writer's first stores (its
+// PERF_RECORD_LOST and header) land on unread data only past the free gap a full buffer
+// leaves, and larger records leave gaps that hold them. A row missing only (D) shows overwrites
 // where a consumer releases a record within the bounds of reading it (libperf, records
 // read and handled within load_late_max); push, which releases a whole pass after writing
 // it out, cannot be overrun through (D) alone on these buffers: its loads have long
@@ -29,7 +29,7 @@ const std::string kBinary = RINGSIM_BINARY;
 constexpr double kLoadLateMaxNs = 100;
 constexpr double kCopyBytesPerNs = 10;   // consumer.copy_bandwidth 10GB/s
 constexpr double kWriteBytesPerNs = 100; // consumer.write_bandwidth 100GB/s
-constexpr uint64_t kAloneMaxKiB = 32;      // see a_alone_reachable
+constexpr unsigned kAloneMaxRecord = 64;   // bytes; see a_alone_reachable
 
 struct Config {
     unsigned pages;
@@ -119,11 +119,10 @@ TEST_P(Reachability, ArmShowsExactlyWhatEachMissingBarrierAllows) {
     const double release_ns = c.record / kCopyBytesPerNs + c.record / kWriteBytesPerNs;
     const bool libperf = std::string(c.reader) == "libperf";
     const bool d_alone_reachable = libperf && release_ns < kLoadLateMaxNs;
-    // (A) alone: a failed writer's header store lands on the oldest unread record's header,
-    // which the consumer must load after it: on the test's large buffers of 4 KiB records
-    // the consumer loads the next header nanoseconds after releasing room, before the
-    // producer's next attempt.
-    const bool a_alone_reachable = uint64_t(c.pages) * c.page_kib <= kAloneMaxKiB;
+    // (A) alone: a failed writer's first stores (its PERF_RECORD_LOST and header, 64 bytes)
+    // reach unread data only past the free gap a full buffer leaves, which small records
+    // make common; larger ones leave gaps that hold them.
+    const bool a_alone_reachable = c.record <= kAloneMaxRecord;
     const json m = run("matrix " + path + " --runs 60 --models arm --jobs 2");
     ASSERT_EQ(m.at("rows").size(), 16u);
     for (const json& row : m.at("rows")) {
