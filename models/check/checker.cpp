@@ -356,8 +356,8 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         // replaced.
         std::string got_from = describe_store(w->culprit);
         if (!w->culprit)
-            got_from = !is_old && e.overwritten_by
-                           ? describe_store(e.overwritten_by)
+            got_from = !is_old && e.overwriter.header
+                           ? describe_store(e.overwriter.header)
                            : is_old ? "what the buffer held before the record's stores reached it"
                                     : "a later record's stores";
         o << "From byte " << w->index << " on";
@@ -395,8 +395,8 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
     if (newer) {
         o << "So newer data had replaced the record before the consumer's load performed: the "
              "producer reused space the consumer had not finished reading (load buffering).\n";
-        if (e.overwritten_by)
-            o << "The record was overwritten by " << describe_store(e.overwritten_by)
+        if (e.overwriter.header)
+            o << "The record was overwritten by " << describe_store(e.overwriter.header)
               << ", stored at " << us_text(e.overwritten_at_ps) << ".\n";
         if (c.tail_store_seq)
             o << "The consumer's data_tail store was " << describe_store(c.tail_store_seq)
@@ -405,17 +405,20 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
             why.push_back("A");
             // The data_tail load the overwriting store should have waited for.
             const auto esc = s.escaped.find(culprit);
-            const LoadTicket tail = esc != s.escaped.end() ? esc->second : e.overwriter_tail;
-            const uint64_t by = esc != s.escaped.end() ? culprit : e.overwritten_by;
+            // The store that put the first newer byte there, when it is one of the overwriting
+            // record's (its header, or a line of its body); else that record's header.
+            bool of_overwriter = false;
+            e.overwriter.each([&](uint64_t seq) { of_overwriter |= seq == culprit; });
+            const bool escaped = esc != s.escaped.end();
+            const LoadTicket tail = escaped ? esc->second : e.overwriter.tail;
+            const uint64_t by = escaped || of_overwriter ? culprit : e.overwriter.header;
             const OpRecord* store = (m_engine && by) ? m_engine->store_record(by) : nullptr;
             if (tail.seq && store) {
                 o << "The producer's data_tail load #" << tail.seq << " issued at "
                   << us_text(tail.issue) << " and performed at " << us_text(tail.perform)
                   << "; its store #" << by << " performed at " << us_text(store->perform)
                   << (store->perform < tail.perform ? ", before that load had returned" : "")
-                  << (esc != s.escaped.end() ? ", and stayed although the load then found no "
-                                               "room"
-                                             : "")
+                  << (escaped ? ", and stayed although the load then found no room" : "")
                   << ".\n";
             }
             o << "(A) is off: the producer's record stores may perform before its data_tail "

@@ -14,10 +14,9 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
         const uint64_t span = m_backward ? old.pos + old.bytes.size() - p : p + s - old.pos;
         if (span <= m_size) break;
         if (!retire_lapped) {
-            if (!old.overwritten_by) {
-                old.overwritten_by = e.stores.header;
+            if (!old.overwriter.header) {
+                old.overwriter = e.stores;
                 old.overwritten_at_ps = e.stored_at_ps;
-                old.overwriter_tail = e.stores.tail;
             }
             ++it;
             continue;
@@ -32,10 +31,9 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
 
 void Ledger::forget_overwriter(uint64_t header_store) {
     for (auto& [key, e] : m_entries)
-        if (e.overwritten_by == header_store) {
-            e.overwritten_by = 0;
+        if (e.overwriter.header == header_store) {
+            e.overwriter = RecordStores{};
             e.overwritten_at_ps = 0;
-            e.overwriter_tail = LoadTicket{};
         }
 }
 

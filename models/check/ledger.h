@@ -19,9 +19,8 @@ struct LedgerEntry {
     RecordStores stores;             // the engine's stores of its bytes
     uint64_t performed_at_ps = 0;    // when its last store became visible to all
     // Ground truth of a lost race: a later record stored over this one before it was read.
-    uint64_t overwritten_by = 0;     // that record's header store
+    RecordStores overwriter;         // that record's stores and data_tail load (header 0: none)
     uint64_t overwritten_at_ps = 0;
-    LoadTicket overwriter_tail;      // that record's data_tail load (seq 0: none)
     bool retired = false;            // overwrite mode: a newer record has lapped it
     // PERF_RECORD_LOST is type 2 (include/uapi/linux/perf_event.h).
     bool is_lost_record() const {
@@ -35,7 +34,7 @@ public:
 
     // Records a stored record. The unread entries it lands on are returned (oldest first)
     // and forgotten when the buffer is in overwrite mode, where that is the point; otherwise
-    // they are kept and marked overwritten_by, for the checker to explain when it meets
+    // they are kept and marked with their overwriter, for the checker to explain when it meets
     // them (A or D missing).
     std::vector<LedgerEntry> store(LedgerEntry e, bool retire_lapped);
 
