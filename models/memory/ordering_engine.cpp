@@ -168,12 +168,13 @@ LoadTicket OrderingEngine::load_copy(unsigned agent, Picos now, Addr addr, uint6
 }
 
 namespace {
-// Paints [offset, offset + length) of a load's sorted, contiguous byte ranges with `with`.
-void paint(std::vector<ByteSource>& ranges, const ByteSource& with) {
+// Paints [offset, offset + length) of the sorted, contiguous byte ranges ranges[from..]
+// with `with`.
+void paint(std::vector<ByteSource>& ranges, size_t from, const ByteSource& with) {
     const uint64_t a = with.offset, b = with.offset + with.length;
-    const auto first = std::partition_point(ranges.begin(), ranges.end(), [a](const ByteSource& r) {
-        return r.offset + r.length <= a;
-    });
+    const auto first =
+        std::partition_point(ranges.begin() + std::ptrdiff_t(from), ranges.end(),
+                             [a](const ByteSource& r) { return r.offset + r.length <= a; });
     auto last = first;
     while (last != ranges.end() && last->offset < b) ++last;
     ByteSource mid[3];
@@ -207,8 +208,9 @@ void OrderingEngine::resolve(PendingLoad& l) {
     };
     // Apply, in coherence order, every store visible to each piece: those performed before
     // it, and the agent's own earlier stores still in its store buffer (forwarding). Each
-    // piece's sources are painted on their own: a large copy has many pieces and many
-    // stores, one per piece, and painting one long list would be quadratic.
+    // piece's sources are painted on their own, at the end of the list: a large copy has
+    // many pieces and many stores, one per piece, and painting the whole list each time
+    // would be quadratic.
     struct Hit {
         size_t piece;
         uint64_t from, to; // within the load
@@ -232,14 +234,13 @@ void OrderingEngine::resolve(PendingLoad& l) {
     std::stable_sort(hits.begin(), hits.end(),
                      [](const Hit& x, const Hit& y) { return x.piece < y.piece; });
     l.sources.clear();
-    std::vector<ByteSource> ranges;
     auto h = hits.begin();
     for (size_t k = 0; k < count; ++k) {
         const Piece& pc = pieces[k];
-        ranges.assign(1, {pc.offset, pc.length, 0, pc.issue, pc.perform});
+        const size_t from = l.sources.size();
+        l.sources.push_back({pc.offset, pc.length, 0, pc.issue, pc.perform});
         for (; h != hits.end() && h->piece == k; ++h)
-            paint(ranges, {h->from, h->to - h->from, h->store_seq, pc.issue, pc.perform});
-        l.sources.insert(l.sources.end(), ranges.begin(), ranges.end());
+            paint(l.sources, from, {h->from, h->to - h->from, h->store_seq, pc.issue, pc.perform});
     }
     l.op.value = first_word(l.bytes.data(), op.size);
     for (const ByteSource& b : l.sources) {
