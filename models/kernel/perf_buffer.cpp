@@ -148,11 +148,8 @@ void PerfBuffer::output_header(Handle& h, MemoryPort& mem, const std::vector<uin
         store_record(h, mem, h.lost_record);
         h.lost_record.clear();
     }
-    if (bytes.size() > h.size) throw ModelError(m_params.name + ": record larger than its room");
     h.record_pos = h.pos;
-    h.header_store =
-        output_copy(h, mem, bytes.data(), std::min<uint64_t>(bytes.size(), perf::kHeaderSize))
-            .first;
+    h.header_store = store_header(h, mem, bytes);
     h.header_stored = true;
     // (A) off: the header (and a LOST record before it) went out before the data_tail load
     // returned. The branch resolves when the load performs, not when the writer gets round
@@ -166,23 +163,28 @@ void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uin
     output_header(h, mem, bytes); // decides the room check, if it was pending
     if (h.dropped) return;
     h.header_stored = false;
-    RecordStores stores{h.header_store, 0, 0, h.tail};
-    if (bytes.size() > perf::kHeaderSize)
-        std::tie(stores.body_first, stores.body_last) =
-            output_copy(h, mem, bytes.data() + perf::kHeaderSize, bytes.size() - perf::kHeaderSize);
-    stored(h, h.record_pos, bytes, stores);
+    store_body(h, mem, h.record_pos, bytes, h.header_store);
 }
 
 void PerfBuffer::store_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
-    if (bytes.size() > h.size) throw ModelError(m_params.name + ": record larger than its room");
     const uint64_t pos = h.pos;
-    // perf_output_put(handle, header) first, then the body's fields (perf_output_sample and
-    // friends): the header is a store of its own.
-    const uint64_t head = std::min<uint64_t>(bytes.size(), perf::kHeaderSize);
-    RecordStores stores{output_copy(h, mem, bytes.data(), head).first, 0, 0, h.tail};
-    if (bytes.size() > head)
+    store_body(h, mem, pos, bytes, store_header(h, mem, bytes));
+}
+
+// perf_output_put(handle, header): the header is a store of its own, before the body's
+// fields (perf_output_sample and friends).
+uint64_t PerfBuffer::store_header(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
+    if (bytes.size() > h.size) throw ModelError(m_params.name + ": record larger than its room");
+    return output_copy(h, mem, bytes.data(), std::min<uint64_t>(bytes.size(), perf::kHeaderSize))
+        .first;
+}
+
+void PerfBuffer::store_body(Handle& h, MemoryPort& mem, uint64_t pos,
+                            const std::vector<uint8_t>& bytes, uint64_t header_store) {
+    RecordStores stores{header_store, 0, 0, h.tail};
+    if (bytes.size() > perf::kHeaderSize)
         std::tie(stores.body_first, stores.body_last) =
-            output_copy(h, mem, bytes.data() + head, bytes.size() - head);
+            output_copy(h, mem, bytes.data() + perf::kHeaderSize, bytes.size() - perf::kHeaderSize);
     stored(h, pos, bytes, stores);
 }
 

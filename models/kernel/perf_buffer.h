@@ -148,6 +148,11 @@ private:
     bool has_space(uint64_t offset, uint64_t tail, uint64_t size) const;
     // A whole record: its header store, then its body's (the LOST record, side-band ones).
     void store_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
+    // The record's header at h.pos; returns its store's sequence number.
+    uint64_t store_header(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
+    // The rest of the record at h.pos, then books the record (first byte at `pos`).
+    void store_body(Handle& h, MemoryPort& mem, uint64_t pos, const std::vector<uint8_t>& bytes,
+                    uint64_t header_store);
     // Books a record whose stores are out: the handle's list, the observer.
     void stored(Handle& h, uint64_t pos, const std::vector<uint8_t>& bytes,
                 const RecordStores& stores);
