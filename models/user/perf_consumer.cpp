@@ -197,10 +197,9 @@ void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
     // record's room as soon as it has handled it. Each record is done when the handling of
     // the records up to it, counted from the copy's start, is: the copy's own time is part
     // of it, not added.
-    const Picos started = now_ps();
+    Picos done_at = now_ps();
     std::vector<CopySource> sources;
     read_copy(m_mem, copy.first, copy.second, m_buf, sources);
-    Picos done_at = started;
     const std::vector<uint8_t> bytes = m_buf;
     uint64_t done = 0;
     while (done < copy.n) {
