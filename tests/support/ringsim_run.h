@@ -1,7 +1,8 @@
-// Runs the ringsim binary under test (`ringsim run`) on a scenario of the source tree, with
-// more command-line words, and hands back what it printed and wrote: its stdout, stats.json
-// and violations.json. Each run gets a directory of its own, named after the test, the
-// process and a counter (ctest runs a file's cases in parallel processes), removed after.
+// Runs the ringsim binary under test: `ringsim run` on a scenario of the source tree, with
+// more command-line words, handing back what it printed and wrote (its stdout, stats.json
+// and violations.json; each run gets a directory of its own, named after the test, the
+// process and a counter, as ctest runs a file's cases in parallel processes, removed
+// after); or a command that writes a JSON report (`explore`, `matrix`), handing it back.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -44,6 +45,16 @@ inline RingsimRun run_ringsim(const std::string& scenario, const std::string& ar
     std::filesystem::remove_all(out);
     std::filesystem::remove(out + ".txt");
     return r;
+}
+
+// `ringsim ARGS --json JSON_PATH`, its stdout discarded; expects exit 0 and returns the
+// report.
+inline nlohmann::json run_ringsim_json(const std::string& args, const std::string& json_path) {
+    const std::string cmd =
+        std::string(RINGSIM_BINARY) + " " + args + " --json " + json_path + " > /dev/null";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream in(json_path);
+    return nlohmann::json::parse(in);
 }
 
 } // namespace ringsim::testing_support

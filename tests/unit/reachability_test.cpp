@@ -12,10 +12,11 @@
 // performed when the tail moves. The barrier kinds keep their verdicts: (D) as rmb never,
 // as wmb like none, acquire and release never. sc and tso never show anything. Seeds make
 // every count exact.
+#include "tests/support/ringsim_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <fstream>
 #include <ostream>
 #include <string>
@@ -23,7 +24,6 @@
 namespace {
 
 using nlohmann::json;
-const std::string kBinary = RINGSIM_BINARY;
 
 // The default timing bounds (ringsim params) and the consumer of the generated scenarios.
 constexpr double kLoadLateMaxNs = 100;
@@ -104,11 +104,7 @@ protected:
         std::ofstream(path) << scenario(GetParam()).dump(2);
     }
     json run(const std::string& args) {
-        const std::string out = path + ".out.json";
-        const std::string cmd = kBinary + " " + args + " --json " + out + " > /dev/null";
-        EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-        std::ifstream in(out);
-        return json::parse(in);
+        return ringsim::testing_support::run_ringsim_json(args, path + ".out.json");
     }
     std::string path;
 };

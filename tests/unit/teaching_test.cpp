@@ -3,24 +3,17 @@
 // barrier matrix has stale reads exactly in the rows missing (B) or (C) and overwrites
 // exactly in the rows missing (A) or (D), never on sc or tso. Seeds make this exact: the
 // same binary always gives the same counts, so these tests cannot flicker.
+#include "tests/support/ringsim_run.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
-#include <fstream>
 #include <string>
 
 namespace {
 
 const std::string kSource = RINGSIM_SOURCE_DIR;
-const std::string kBinary = RINGSIM_BINARY;
-
-nlohmann::json run_json(const std::string& args, const std::string& json_path) {
-    const std::string cmd = kBinary + " " + args + " --json " + json_path + " > /dev/null";
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    std::ifstream in(json_path);
-    return nlohmann::json::parse(in);
-}
+using ringsim::testing_support::run_ringsim_json;
 
 struct Lesson {
     const char* name;
@@ -33,7 +26,7 @@ class Teaching : public ::testing::TestWithParam<Lesson> {};
 TEST_P(Teaching, ShowsItsViolationWithin100Seeds) {
     const Lesson l = GetParam();
     const std::string json = ::testing::TempDir() + "/teaching-" + l.name + ".json";
-    const auto r = run_json("explore " + kSource + "/scenarios/teaching/" + l.name +
+    const auto r = run_ringsim_json("explore " + kSource + "/scenarios/teaching/" + l.name +
                                 ".json --runs 100 --jobs 2",
                             json);
     const auto& kinds = r.at("kinds");
@@ -57,7 +50,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Teaching, MatrixRowsMatchTheBarriersTheyLack) {
     const std::string json = ::testing::TempDir() + "/matrix.json";
-    const auto r = run_json("matrix " + kSource +
+    const auto r = run_ringsim_json("matrix " + kSource +
                                 "/scenarios/teaching/matrix.json --runs 30 --jobs 2",
                             json);
     ASSERT_EQ(r.at("rows").size(), 48u);
@@ -88,7 +81,7 @@ TEST_P(AllBarriersOn, NeverViolates) {
         for (const char* policy : {"random", "adversarial"}) {
             const std::string json =
                 ::testing::TempDir() + "/safe-" + scenario + model + reader + policy;
-            const auto r = run_json(std::string("explore ") + kSource + "/scenarios/" +
+            const auto r = run_ringsim_json(std::string("explore ") + kSource + "/scenarios/" +
                                         scenario + ".json --runs 20 --jobs 2 --set memory.model=" +
                                         model + " --set memory.timing.policy=" + policy +
                                         " --set consumer.reader=" + reader,
