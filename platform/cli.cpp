@@ -2,6 +2,7 @@
 
 #include "models/common/types.h"
 #include "platform/builder.h"
+#include "platform/commands.h"
 #include "platform/config/loader.h"
 #include "platform/config/params.h"
 #include "platform/config/units.h"
@@ -29,42 +30,6 @@ namespace ringsim::platform {
 namespace po = boost::program_options;
 
 namespace {
-
-constexpr int kExitOk = 0, kExitBadInput = 2, kExitModelError = 3;
-
-const char* const kUsage =
-    "usage: ringsim COMMAND [ARGS]\n"
-    "\n"
-    "A SystemC co-simulator of the Linux perf ring buffer.\n"
-    "\n"
-    "commands:\n"
-    "  run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
-    "                      simulate; write DIR/stats.json and DIR/run.json, print a summary\n"
-    "      [--timeline FILE [--timeline-window FROM:TO]]\n"
-    "                      also write the memory operations (of FROM..TO, e.g. 1ms:1.2ms)\n"
-    "                      as a trace for ui.perfetto.dev (docs/timeline.md)\n"
-    "      [--series INTERVAL]\n"
-    "                      also write DIR/series.csv: per INTERVAL (e.g. 100us) and buffer,\n"
-    "                      records produced, delivered, lost and the fill level (docs/series.md)\n"
-    "  validate SCENARIO [--set PATH=VALUE]...\n"
-    "                      check a scenario and its overrides, report every error\n"
-    "  explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]... [--json FILE]\n"
-    "                      run N seeds, J at a time: per violation kind, runs and first seed\n"
-    "  matrix SCENARIO --runs N [--models sc,tso,arm] [--jobs J] [--set PATH=VALUE]... [--json FILE]\n"
-    "                      explore the 16 subsets of the data barriers A-D on each memory model\n"
-    "  litmus FILE|DIR... [--runs N] [--trace K]\n"
-    "                      run litmus tests on sc, tso and arm; check Allowed / Forbidden\n"
-    "  sweep SPEC --out DIR [--jobs J] [--shard I/N] [--set PATH=VALUE]... [--timeout S]\n"
-    "                      run a sweep spec's points (resumable, shardable; docs/sweeps.md)\n"
-    "  merge DIR... [--csv FILE] [--json FILE] [--answer FILE]\n"
-    "                      one table of a sweep's shards: mean and 95% CI per point\n"
-    "  params              every scenario key with its type or unit, default and description\n"
-    "  stats               every statistic of stats.json with its unit and description\n"
-    "  --help, --version\n"
-    "\n"
-    "PATH is a dotted key (session.data_pages, workload.writers.0.rate) or a JSON pointer;\n"
-    "VALUE is JSON, or a plain string (--set duration=5ms).\n"
-    "exit codes: 0 done, 2 bad scenario, override or flag, 3 model error.\n";
 
 struct Args {
     std::string scenario;
@@ -97,11 +62,11 @@ bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bo
         if (vm.count("seed")) a.seed = vm["seed"].as<uint64_t>();
         if (vm.count("series")) a.series = vm["series"].as<std::string>();
     } catch (const po::error& e) {
-        std::cerr << "ringsim " << cmd << ": " << e.what() << "\n" << kUsage;
+        bad_usage(cmd, e.what());
         return false;
     }
     if (a.scenario.empty()) {
-        std::cerr << "ringsim " << cmd << ": expected a SCENARIO file\n" << kUsage;
+        bad_usage(cmd, "expected a SCENARIO file");
         return false;
     }
     return true;
@@ -240,14 +205,14 @@ int cmd_validate(const Args& a) {
 int run_cli(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
-        std::cerr << kUsage;
+        std::cerr << usage("");
         return kExitBadInput;
     }
     const std::string cmd = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     try {
         if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-            std::cout << kUsage;
+            std::cout << usage("");
             return kExitOk;
         }
         if (cmd == "--version") {
@@ -285,7 +250,7 @@ int run_cli(int argc, char** argv) {
         std::cerr << "ringsim: model error: " << e.what() << "\n";
         return kExitModelError;
     }
-    std::cerr << "ringsim: unknown command '" << cmd << "'\n" << kUsage;
+    std::cerr << "ringsim: unknown command '" << cmd << "'\n" << usage("");
     return kExitBadInput;
 }
 

@@ -5,6 +5,7 @@
 #include "platform/explore.h"
 
 #include "platform/arg_number.h"
+#include "platform/commands.h"
 #include "platform/runner/process_pool.h"
 #include "platform/runner/ringsim_child.h"
 
@@ -176,23 +177,6 @@ using runner::PoolEnd;
 using runner::read_text;
 using runner::run_pool;
 
-constexpr int kExitOk = 0, kExitBadInput = 2, kExitModelError = 3;
-constexpr int kExitInterrupted = 128 + SIGINT; // what a shell reports for Ctrl-C
-
-const char* const kExploreUsage =
-    "usage: ringsim explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]...\n"
-    "                       [--json FILE]\n"
-    "Runs SCENARIO with seeds S..S+N-1 (S defaults to 1), J simulations at a time (default: one\n"
-    "per online CPU), and reports each kind of violation: how many runs showed it, the lowest\n"
-    "seed that did, its explanation, and the command that replays it.\n";
-
-const char* const kMatrixUsage =
-    "usage: ringsim matrix SCENARIO --runs N [--models sc,tso,arm] [--jobs J]\n"
-    "                      [--set PATH=VALUE]... [--json FILE]\n"
-    "Explores every on/off subset of the data barriers A-D (present: A ctrl, B wmb, C acquire,\n"
-    "D release; removed: none) on each memory model, N runs (seeds 1..N) each, and prints\n"
-    "which violations each combination showed.\n";
-
 const std::vector<std::string> kModels = {"sc", "tso", "arm"};
 // The keys matrix sets in every cell, which --set must leave alone.
 const std::vector<std::string> kMatrixKeys = {"barriers.data.A", "barriers.data.B",
@@ -211,11 +195,7 @@ struct Options {
 };
 
 // Says why the arguments are wrong, with the usage; returns the exit code for that.
-int bad_args(const Options& o, const std::string& why) {
-    std::cerr << "ringsim " << o.cmd << ": " << why << "\n"
-              << (o.cmd == "matrix" ? kMatrixUsage : kExploreUsage);
-    return kExitBadInput;
-}
+int bad_args(const Options& o, const std::string& why) { return bad_usage(o.cmd, why); }
 
 
 std::vector<std::string> split(const std::string& s, char sep) {

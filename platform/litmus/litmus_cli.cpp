@@ -3,6 +3,8 @@
 // seen and PASS/FAIL. Exit codes: 0 every check passed, 1 some failed, 2 bad input or flag.
 #include "platform/litmus/litmus.h"
 
+#include "platform/commands.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
@@ -13,20 +15,6 @@
 namespace ringsim::platform {
 
 namespace {
-
-constexpr int kExitPass = 0, kExitFail = 1, kExitBadInput = 2;
-
-const char* const kLitmusUsage =
-    "usage: ringsim litmus FILE|DIR... [--runs N]\n"
-    "\n"
-    "Runs litmus tests (docs/litmus.md) under the sc, tso and arm models. A Forbidden outcome\n"
-    "must never be seen; an Allowed one must be seen within the runs the file states.\n"
-    "A DIR means every *.litmus file in it.\n"
-    "\n"
-    "  --runs N   runs per test and model (default and minimum: the file's `runs`)\n"
-    "  --trace K  also print run K (1-based, as in \"first in run K\") of every test and\n"
-    "             model: each operation's issue and perform time, the final state\n"
-    "exit codes: 0 all pass, 1 some check failed, 2 bad file or flag.\n";
 
 struct LitmusArgs {
     std::vector<std::string> paths;
@@ -74,14 +62,14 @@ bool parse_args(const std::vector<std::string>& args, LitmusArgs& a) {
                 return false;
             }
         } else if (s.rfind("-", 0) == 0) {
-            std::cerr << "ringsim litmus: unknown flag '" << s << "'\n" << kLitmusUsage;
+            bad_usage("litmus", "unknown flag '" + s + "'");
             return false;
         } else {
             a.paths.push_back(s);
         }
     }
     if (a.paths.empty() && !a.help) {
-        std::cerr << "ringsim litmus: expected at least one FILE or DIR\n" << kLitmusUsage;
+        bad_usage("litmus", "expected at least one FILE or DIR");
         return false;
     }
     return true;
@@ -176,8 +164,8 @@ int litmus_main_unguarded(const std::vector<std::string>& args) {
     LitmusArgs a;
     if (!parse_args(args, a)) return kExitBadInput;
     if (a.help) {
-        std::cout << kLitmusUsage;
-        return kExitPass;
+        std::cout << usage("litmus");
+        return kExitOk;
     }
     std::vector<std::string> files;
     if (!expand(a.paths, files)) return kExitBadInput;
@@ -210,7 +198,7 @@ int litmus_main_unguarded(const std::vector<std::string>& args) {
         if (a.trace) print_trace(t, a.trace);
     }
     std::cout << checks << " checks, " << failed << " failed\n";
-    return failed ? kExitFail : kExitPass;
+    return failed ? kExitCheckFailed : kExitOk;
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "platform/sweep/sweep_cmd.h"
 
 #include "platform/arg_number.h"
+#include "platform/commands.h"
 #include "platform/runner/process_pool.h"
 #include "platform/runner/ringsim_child.h"
 #include "platform/sweep/points.h"
@@ -38,31 +39,9 @@ using namespace sweep;
 
 namespace {
 
-constexpr int kExitOk = 0, kExitBadInput = 2, kExitFailed = 3;
-constexpr int kExitInterrupted = 128 + SIGINT;
 constexpr double kDefaultTimeout = 3600;
 
-const char* const kSweepUsage =
-    "usage: ringsim sweep SPEC --out DIR [--jobs J] [--shard I/N] [--set PATH=VALUE]...\n"
-    "                     [--timeout SECONDS] [--retry-failed] [--force]\n"
-    "       ringsim sweep SPEC --list [--set PATH=VALUE]...\n"
-    "Runs every (point, replicate) of the sweep spec SPEC, J at a time (default: one per online\n"
-    "CPU), each in a child process with a wall-clock limit (default 3600 s; 0: none), and writes\n"
-    "a JSON line per finished one to DIR/points-I-of-N.jsonl. --shard I/N (0 <= I < N) runs the\n"
-    "I-th of N disjoint slices; without it, SLURM_ARRAY_TASK_ID/COUNT/MIN choose it when set.\n"
-    "Rerunning the same command resumes (--retry-failed also redoes failed runs). --list prints\n"
-    "the points and exits. docs/sweeps.md.\n";
-
-const char* const kMergeUsage =
-    "usage: ringsim merge DIR... [--csv FILE] [--json FILE] [--answer FILE]\n"
-    "Merges the results of one sweep from its shards and directories (duplicates dropped) and\n"
-    "prints one row per point: replicates, failures, and per metric the mean and its 95%\n"
-    "confidence interval; with a target, the answer too.\n";
-
-int bad_args(const std::string& cmd, const std::string& why, const char* usage) {
-    std::cerr << "ringsim " << cmd << ": " << why << "\n" << usage;
-    return kExitBadInput;
-}
+int bad_args(const std::string& cmd, const std::string& why) { return bad_usage(cmd, why); }
 
 
 struct Shard {
@@ -150,10 +129,10 @@ std::optional<int> parse_sweep_args(const std::vector<std::string>& args, SweepA
         po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {
-        return bad_args("sweep", e.what(), kSweepUsage);
+        return bad_args("sweep", e.what());
     }
-    if (a.spec.empty()) return bad_args("sweep", "expected a SPEC file", kSweepUsage);
-    if (!a.list && a.out.empty()) return bad_args("sweep", "--out DIR is required", kSweepUsage);
+    if (a.spec.empty()) return bad_args("sweep", "expected a SPEC file");
+    if (!a.list && a.out.empty()) return bad_args("sweep", "--out DIR is required");
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     a.jobs = cpus > 0 ? unsigned(cpus) : 1;
     if (vm.count("jobs")) {
@@ -161,8 +140,7 @@ std::optional<int> parse_sweep_args(const std::vector<std::string>& args, SweepA
         if (!jobs)
             return bad_args("sweep",
                             "--jobs: expected a whole number from 1 to 4096, found '" +
-                                vm["jobs"].as<std::string>() + "'",
-                            kSweepUsage);
+                                vm["jobs"].as<std::string>() + "'");
         a.jobs = unsigned(*jobs);
     }
     if (vm.count("timeout")) {
@@ -172,8 +150,7 @@ std::optional<int> parse_sweep_args(const std::vector<std::string>& args, SweepA
         if (t.empty() || *end != '\0' || !std::isfinite(v) || v < 0 || v > 1e7)
             return bad_args("sweep",
                             "--timeout: expected seconds from 0 (no limit) to 10000000, found '" +
-                                t + "'",
-                            kSweepUsage);
+                                t + "'");
         a.timeout = v;
     }
     return std::nullopt;
@@ -269,7 +246,7 @@ void summarise_dir(const fs::path& dir, const json& sweep_doc, const ResultLines
 
 int run_sweep(const SweepArgs& a) {
     Shard shard;
-    if (auto why = choose_shard(a.shard, shard)) return bad_args("sweep", *why, kSweepUsage);
+    if (auto why = choose_shard(a.shard, shard)) return bad_args("sweep", *why);
     const SpecLoad spec = load_sweep_spec(a.spec, a.sets);
     if (!spec.spec) {
         print_errors(a.spec, spec.errors);
@@ -297,7 +274,7 @@ int run_sweep(const SweepArgs& a) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec || !fs::is_directory(dir))
-        return bad_args("sweep", "--out: cannot create the directory " + a.out, kSweepUsage);
+        return bad_args("sweep", "--out: cannot create the directory " + a.out);
     const json sweep_doc = sweep_json(*spec.spec, plan);
     if (const auto old = runner::read_json(dir / "sweep.json")) {
         const std::string old_hash = old->value("spec_hash", "");
@@ -306,8 +283,7 @@ int run_sweep(const SweepArgs& a) {
                 return bad_args("sweep",
                                 a.out + " holds the results of another sweep (spec hash " +
                                     old_hash + "; this one is " + plan.spec_hash +
-                                    "): use another --out, or --force to delete them",
-                                kSweepUsage);
+                                    "): use another --out, or --force to delete them");
             for (const auto& e : fs::directory_iterator(dir, ec))
                 if (e.path().filename().string().rfind("points-", 0) == 0 ||
                     e.path().filename() == "answer.csv")
@@ -315,13 +291,13 @@ int run_sweep(const SweepArgs& a) {
         }
     }
     if (!write_json_atomically(dir / "sweep.json", sweep_doc))
-        return bad_args("sweep", "cannot write " + (dir / "sweep.json").string(), kSweepUsage);
+        return bad_args("sweep", "cannot write " + (dir / "sweep.json").string());
 
     const fs::path results = dir / shard_file_name(shard.index, shard.count);
     const ResultLines mine = read_result_file(results, true);
-    if (!mine.error.empty()) return bad_args("sweep", mine.error, kSweepUsage);
+    if (!mine.error.empty()) return bad_args("sweep", mine.error);
     const ResultLines before = read_result_dir(dir);
-    if (!before.error.empty()) return bad_args("sweep", before.error, kSweepUsage);
+    if (!before.error.empty()) return bad_args("sweep", before.error);
     const DoneItems done = done_items(before, plan);
 
     std::vector<uint64_t> todo;
@@ -338,7 +314,7 @@ int run_sweep(const SweepArgs& a) {
               << " to run on " << a.jobs << " job(s)\n";
 
     const int fd = open(results.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) return bad_args("sweep", "cannot write " + results.string(), kSweepUsage);
+    if (fd < 0) return bad_args("sweep", "cannot write " + results.string());
     const fs::path work = dir / (".work-" + std::to_string(shard.index) + "-of-" +
                                  std::to_string(shard.count));
     fs::remove_all(work, ec);
@@ -416,7 +392,7 @@ int run_sweep(const SweepArgs& a) {
               << " runs, " << failed << " failed; results in " << results.string() << "\n";
     const ResultLines all = read_result_dir(dir);
     if (all.error.empty()) summarise_dir(dir, sweep_doc, all);
-    return failed ? kExitFailed : kExitOk;
+    return failed ? kExitModelError : kExitOk;
 }
 
 } // namespace
@@ -441,26 +417,25 @@ int merge_main(const std::vector<std::string>& args) {
         po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {
-        return bad_args("merge", e.what(), kMergeUsage);
+        return bad_args("merge", e.what());
     }
-    if (dirs.empty()) return bad_args("merge", "expected at least one DIR", kMergeUsage);
+    if (dirs.empty()) return bad_args("merge", "expected at least one DIR");
     std::optional<SweepInfo> info;
     std::string first_dir;
     std::vector<json> lines;
     for (const std::string& d : dirs) {
         const auto doc = runner::read_json(fs::path(d) / "sweep.json");
-        if (!doc) return bad_args("merge", d + " holds no sweep (no readable sweep.json)", kMergeUsage);
+        if (!doc) return bad_args("merge", d + " holds no sweep (no readable sweep.json)");
         std::string error;
         auto this_info = parse_sweep_json(*doc, error);
-        if (!this_info) return bad_args("merge", d + "/sweep.json: " + error, kMergeUsage);
+        if (!this_info) return bad_args("merge", d + "/sweep.json: " + error);
         if (info && this_info->spec_hash != info->spec_hash)
             return bad_args("merge",
                             d + " holds another sweep than " + first_dir + " (spec hash " +
-                                this_info->spec_hash + ", not " + info->spec_hash + ")",
-                            kMergeUsage);
+                                this_info->spec_hash + ", not " + info->spec_hash + ")");
         if (!info) info = std::move(this_info), first_dir = d;
         ResultLines r = read_result_dir(d);
-        if (!r.error.empty()) return bad_args("merge", r.error, kMergeUsage);
+        if (!r.error.empty()) return bad_args("merge", r.error);
         for (json& j : r.lines)
             lines.push_back(std::move(j));
     }
@@ -481,7 +456,7 @@ int merge_main(const std::vector<std::string>& args) {
         print_answer(std::cout, *info, a);
         if (!answer_file.empty() && !write(answer_file, answer_csv(*info, a))) return kExitBadInput;
     } else if (!answer_file.empty()) {
-        return bad_args("merge", "--answer: this sweep has no target", kMergeUsage);
+        return bad_args("merge", "--answer: this sweep has no target");
     }
     if (t.missing)
         std::cerr << "ringsim merge: " << t.missing
