@@ -9,40 +9,42 @@ namespace {
 
 struct Command {
     const char* name;
-    const char* synopsis; // after "ringsim ", continuation lines indented to match
-    const char* summary;  // the line(s) under it in ringsim's own usage
-    const char* details;  // the rest of the command's own usage ("" for none)
+    // Its forms, each after "ringsim "; a form's continuation lines (after "\n") are
+    // indented to sit under its arguments.
+    std::vector<const char*> forms;
+    const char* summary; // the line under it in ringsim's own usage
+    const char* details; // the rest of the command's own usage ("" for none)
 };
 
 // In the order `ringsim --help` lists them.
 const std::vector<Command>& commands() {
     static const std::vector<Command> all = {
         {"run",
-         "run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
-         "    [--timeline FILE [--timeline-window FROM:TO]] [--series INTERVAL]",
+         {"run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
+          "[--timeline FILE [--timeline-window FROM:TO]] [--series INTERVAL]"},
          "simulate; write DIR/stats.json and DIR/run.json, print a summary",
          "  --timeline FILE    also write the memory operations (of FROM..TO, e.g. 1ms:1.2ms)\n"
          "                     as a trace for ui.perfetto.dev (docs/timeline.md)\n"
          "  --series INTERVAL  also write DIR/series.csv: per INTERVAL (e.g. 100us) and buffer,\n"
          "                     records produced, delivered, lost and the fill level\n"
          "                     (docs/series.md)\n"},
-        {"validate", "validate SCENARIO [--set PATH=VALUE]...",
+        {"validate", {"validate SCENARIO [--set PATH=VALUE]..."},
          "check a scenario and its overrides, report every error", ""},
         {"explore",
-         "explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]...\n"
-         "    [--json FILE]",
+         {"explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]...\n"
+          "[--json FILE]"},
          "run N seeds, J at a time: per violation kind, runs and first seed",
          "Runs SCENARIO with seeds S..S+N-1 (S defaults to 1), J simulations at a time (default:\n"
          "one per online CPU), and reports each kind of violation: how many runs showed it, the\n"
          "lowest seed that did, its explanation, and the command that replays it.\n"},
         {"matrix",
-         "matrix SCENARIO --runs N [--models sc,tso,arm] [--jobs J] [--set PATH=VALUE]...\n"
-         "    [--json FILE]",
+         {"matrix SCENARIO --runs N [--models sc,tso,arm] [--jobs J] [--set PATH=VALUE]...\n"
+          "[--json FILE]"},
          "explore the 16 subsets of the data barriers A-D on each memory model",
          "Explores every on/off subset of the data barriers A-D (present: A ctrl, B wmb, C\n"
          "acquire, D release; removed: none) on each memory model, N runs (seeds 1..N) each, and\n"
          "prints which violations each combination showed.\n"},
-        {"litmus", "litmus FILE|DIR... [--runs N] [--trace K]",
+        {"litmus", {"litmus FILE|DIR... [--runs N] [--trace K]"},
          "run litmus tests on sc, tso and arm; check Allowed / Forbidden",
          "Runs litmus tests (docs/litmus.md) under the sc, tso and arm models. A Forbidden\n"
          "outcome must never be seen; an Allowed one must be seen within the runs the file\n"
@@ -51,9 +53,9 @@ const std::vector<Command>& commands() {
          "  --trace K  also print run K (1-based, as in \"first in run K\") of every test and\n"
          "             model: each operation's issue and perform time, the final state\n"},
         {"sweep",
-         "sweep SPEC --out DIR [--jobs J] [--shard I/N] [--set PATH=VALUE]...\n"
-         "    [--timeout SECONDS] [--retry-failed] [--force]\n"
-         "ringsim sweep SPEC --list [--set PATH=VALUE]...",
+         {"sweep SPEC --out DIR [--jobs J] [--shard I/N] [--set PATH=VALUE]...\n"
+          "[--timeout SECONDS] [--retry-failed] [--force]",
+          "sweep SPEC --list [--set PATH=VALUE]..."},
          "run a sweep spec's points (resumable, shardable; docs/sweeps.md)",
          "Runs every (point, replicate) of the sweep spec SPEC, J at a time (default: one per\n"
          "online CPU), each in a child process with a wall-clock limit (default 3600 s; 0: none),\n"
@@ -61,14 +63,14 @@ const std::vector<Command>& commands() {
          "(0 <= I < N) runs the I-th of N disjoint slices; without it, SLURM_ARRAY_TASK_ID/COUNT/\n"
          "MIN choose it when set. Rerunning the same command resumes (--retry-failed also redoes\n"
          "failed runs). --list prints the points and exits.\n"},
-        {"merge", "merge DIR... [--csv FILE] [--json FILE] [--answer FILE]",
+        {"merge", {"merge DIR... [--csv FILE] [--json FILE] [--answer FILE]"},
          "one table of a sweep's shards: mean and 95% CI per point",
          "Merges the results of one sweep from its shards and directories (duplicates dropped)\n"
          "and prints one row per point: replicates, failures, and per metric the mean and its\n"
          "95% confidence interval; with a target, the answer too.\n"},
-        {"params", "params", "every scenario key with its type or unit, default and description",
+        {"params", {"params"}, "every scenario key with its type or unit, default and description",
          ""},
-        {"stats", "stats", "every statistic of stats.json with its unit and description", ""},
+        {"stats", {"stats"}, "every statistic of stats.json with its unit and description", ""},
     };
     return all;
 }
@@ -77,7 +79,7 @@ const char* const kExitCodes =
     "exit codes: 0 done; 1 a litmus check failed; 2 bad scenario, spec, file, override or\n"
     "flag; 3 model error (explore, sweep: a run failed); 130 interrupted.\n";
 
-// Continuation lines of a synopsis, indented by `indent` more spaces.
+// A form with its continuation lines indented by `indent` spaces.
 std::string indented(const std::string& text, size_t indent) {
     std::string out;
     for (char c : text) {
@@ -93,17 +95,22 @@ std::string usage(const std::string& cmd) {
     if (cmd.empty()) {
         std::string u = "usage: ringsim COMMAND [ARGS]\n\n"
                         "A SystemC co-simulator of the Linux perf ring buffer.\n\ncommands:\n";
-        for (const Command& c : commands())
-            u += "  " + indented(c.synopsis, 2) + "\n                      " + c.summary + "\n";
+        for (const Command& c : commands()) {
+            for (const char* form : c.forms) u += "  " + indented(form, 6) + "\n";
+            u += std::string(22, ' ') + c.summary + "\n";
+        }
         u += "  --help, --version\n\n"
              "PATH is a dotted key (session.data_pages, workload.writers.0.rate) or a JSON\n"
              "pointer; VALUE is JSON, or a plain string (--set duration=5ms).\n";
         return u + kExitCodes;
     }
-    for (const Command& c : commands())
-        if (cmd == c.name)
-            return std::string("usage: ringsim ") + indented(c.synopsis, 15) + "\n" + c.summary +
-                   ".\n" + c.details + kExitCodes;
+    for (const Command& c : commands()) {
+        if (cmd != c.name) continue;
+        std::string u;
+        for (const char* form : c.forms)
+            u += (u.empty() ? "usage: ringsim " : "       ringsim ") + indented(form, 19) + "\n";
+        return u + c.summary + ".\n" + c.details + kExitCodes;
+    }
     return usage("");
 }
 

@@ -2,7 +2,8 @@
 // more command-line words, handing back what it printed and wrote (its stdout, stats.json
 // and violations.json; each run gets a directory of its own, named after the test, the
 // process and a counter, as ctest runs a file's cases in parallel processes, removed
-// after); or a command that writes a JSON report (`explore`, `matrix`), handing it back.
+// after); or a command that writes a JSON report (`explore`, `matrix`), handing it back;
+// or any command, for its exit status and stderr.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace ringsim::testing_support {
@@ -22,6 +24,25 @@ struct RingsimRun {
     nlohmann::json stats;      // stats.json
     nlohmann::json violations; // violations.json
 };
+
+// A shell command's exit status and what it wrote to stderr (its stdout discarded).
+struct CommandResult {
+    int exit_code = -1;
+    std::string err;
+};
+inline CommandResult run_command(const std::string& command) {
+    static int runs = 0;
+    const std::string err = ::testing::TempDir() + "/ringsim-cmd-" + std::to_string(::getpid()) +
+                            "-" + std::to_string(runs++) + ".err";
+    const int status = std::system((command + " > /dev/null 2> " + err).c_str());
+    CommandResult r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::stringstream text;
+    text << std::ifstream(err).rdbuf();
+    r.err = text.str();
+    std::filesystem::remove(err);
+    return r;
+}
 
 inline RingsimRun run_ringsim(const std::string& scenario, const std::string& args = "") {
     static int runs = 0;
