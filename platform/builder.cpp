@@ -1,7 +1,7 @@
 #include "platform/builder.h"
 
 #include "models/common/rng.h"
-#include "models/coresight/etr_sg_table.h"
+#include "models/kernel/etr_alloc.h"
 #include "models/kernel/perf_abi.h"
 #include "models/kernel/perf_mmap.h"
 
@@ -11,34 +11,6 @@ using namespace ringsim::models;
 using config::Deployment;
 
 namespace {
-
-ExecContext exec_context(config::Context c) {
-    switch (c) {
-    case config::Context::task: return ExecContext::task;
-    case config::Context::softirq: return ExecContext::softirq;
-    case config::Context::irq: return ExecContext::irq;
-    case config::Context::nmi: return ExecContext::nmi;
-    }
-    return ExecContext::nmi;
-}
-
-RecordKind record_kind(config::RecordKind k) {
-    switch (k) {
-    case config::RecordKind::sample: return RecordKind::sample;
-    case config::RecordKind::switch_: return RecordKind::switch_;
-    case config::RecordKind::comm: return RecordKind::comm;
-    }
-    return RecordKind::sample;
-}
-
-ArrivalKind arrival_kind(config::Arrival a) {
-    switch (a) {
-    case config::Arrival::periodic: return ArrivalKind::periodic;
-    case config::Arrival::poisson: return ArrivalKind::poisson;
-    case config::Arrival::bursty: return ArrivalKind::bursty;
-    }
-    return ArrivalKind::periodic;
-}
 
 uint64_t sample_type_bits(const std::vector<std::string>& names) {
     uint64_t bits = 0;
@@ -54,7 +26,7 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
     : sc_module(name), m_sc(scenario), m_traced(scenario.traced_cpus),
       m_memory(m_phys, scenario.memory_model, scenario.timing_policy,
                derive_seed(scenario.seed, "memory")) {
-    m_task_cpu = m_traced.front();
+    std::vector<SchedCpu> sched_cpus;
     for (unsigned c = 0; c < m_sc.cpus; ++c) {
         m_cpus.emplace_back(c);
         // Each CPU is one agent of the ordering engine: kernel and user code on it share
@@ -67,7 +39,17 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
         CpuState* cpu = &m_cpus.back();
         port.set_after_wait([cpu] { cpu->resume(); });
         m_ports.push_back(&port);
+        sched_cpus.push_back({cpu, &port});
     }
+    SchedulerParams sp;
+    sp.traced = m_traced;
+    sp.per_thread = m_sc.deployment == Deployment::per_thread;
+    sp.system_wide = m_sc.deployment == Deployment::system_wide;
+    sp.migrate_every = m_sc.migrate_every_ps;
+    sp.switch_every = m_sc.switch_every_ps;
+    sp.switch_out = m_sc.switch_out_ps;
+    sp.seed = m_sc.seed;
+    m_scheduler = std::make_unique<Scheduler>(sp, std::move(sched_cpus));
     build_buffers();
     if (m_sc.aux.enabled) build_aux();
     build_writers();
@@ -75,6 +57,9 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
     map_tool();
     build_consumer();
     if (m_sc.aux.enabled) build_aux_reader();
+    // The run ends when the tool is done, after the checkers closed their books.
+    if (m_aux_checker) m_consumer->add_observer(m_aux_checker.get());
+    m_consumer->add_observer(&m_end);
 }
 
 void Platform::build_buffers() {
@@ -132,35 +117,17 @@ void Platform::build_buffers() {
         m_buffers[i].rb->set_observer(&m_checker->producer_side(i));
 }
 
-WriteTarget Platform::task_target() {
-    // The per-thread task runs on the traced CPUs in turn, moving every migrate_every, but
-    // only between records: the scheduler never moves it while one of its events is
-    // writing (all writers of one buffer run on one CPU at a time, R2).
-    PerfBuffer* rb = m_buffers.front().rb.get();
-    size_t slot = 0;
-    if (m_sc.migrate_every_ps)
-        slot = (sc_core::sc_time_stamp().value() / m_sc.migrate_every_ps) % m_traced.size();
-    const unsigned wanted = m_traced[slot];
-    // Nor while its cs_etm event still runs there: the context switch stops it (and its
-    // harvest completes) first (P2, P3).
-    const bool aux_running = !m_events.empty() && m_events.front()->running();
-    if (wanted != m_task_cpu && !rb->writer_active() && !aux_running) {
-        // The context switch and migration are full barriers: everything the task did on
-        // its old CPU performs before anything it does on the new one.
-        m_memory.engine().handoff(m_ports[m_task_cpu]->agent(), m_ports[wanted]->agent());
-        m_task_cpu = wanted;
-    }
-    return {&m_cpus[m_task_cpu], m_ports[m_task_cpu], rb};
-}
-
 void Platform::build_writers() {
+    // The per-thread task moves only when neither a record nor its cs_etm event pins it.
+    if (m_sc.deployment == Deployment::per_thread)
+        m_scheduler->pin(m_buffers.front().rb.get(), m_events.empty() ? nullptr : m_events.front().get());
     const uint64_t sample_type = sample_type_bits(m_sc.sample_type);
     uint64_t next_id = 1;
     for (const config::Writer& w : m_sc.writers) {
         RecordWriterParams p;
-        p.kind = record_kind(w.record);
-        p.context = exec_context(w.context);
-        p.arrivals.kind = arrival_kind(w.arrival);
+        p.kind = w.record;
+        p.context = w.context;
+        p.arrivals.kind = w.arrival;
         p.arrivals.rate_hz = w.rate_hz;
         p.arrivals.start = w.start_ps;
         p.arrivals.burst_size = w.burst_size;
@@ -175,12 +142,12 @@ void Platform::build_writers() {
 
         if (m_sc.deployment == Deployment::per_thread) {
             const std::string name = w.name;
-            p.sched = task_schedule(-1);
             p.seed = derive_seed(m_sc.seed, "writer." + name);
             p.event_id = next_id++;
             p.tid = kWorkloadPid;
             m_writers.push_back(std::make_unique<RecordWriter>(
-                name.c_str(), p, [this] { return task_target(); }, [this] { writer_done(); }));
+                name.c_str(), p, *m_scheduler, kPerThreadTask, *m_buffers.front().rb,
+                [this] { writer_done(); }));
             continue;
         }
         for (unsigned i = 0; i < m_traced.size(); ++i) {
@@ -189,10 +156,9 @@ void Platform::build_writers() {
             p.seed = derive_seed(m_sc.seed, "writer." + name);
             p.event_id = next_id++;
             p.tid = kWorkloadPid + cpu;
-            WriteTarget t{&m_cpus[cpu], m_ports[cpu], m_buffers[i].rb.get()};
-            p.sched = task_schedule(int(cpu));
             m_writers.push_back(std::make_unique<RecordWriter>(
-                name.c_str(), p, [t] { return t; }, [this] { writer_done(); }));
+                name.c_str(), p, *m_scheduler, int(cpu), *m_buffers[i].rb,
+                [this] { writer_done(); }));
         }
     }
 }
@@ -207,7 +173,7 @@ void Platform::map_tool() {
     // checked as perf_mmap checks them (R11, M3); it reads them through its CPU's MMU.
     MmuParams mp;
     mp.page_size = m_sc.page_size;
-    mp.policy = m_sc.mapping == config::Mapping::lazy ? MappingPolicy::lazy : MappingPolicy::eager;
+    mp.policy = m_sc.mapping;
     mp.tlb_entries = m_sc.mmu.tlb_entries;
     mp.tlb_hit = m_sc.mmu.tlb_hit_ps;
     mp.tlb_miss = m_sc.mmu.tlb_miss_ps;
@@ -232,48 +198,21 @@ void Platform::map_tool() {
         t.user_page = m_tool_space->mmap(b.name, data, 0, !p.overwrite, &b.stats);
         t.data = t.user_page + m_sc.page_size;
         // The AUX area is mapped by the tool itself, once it has written aux_offset and
-        // aux_size into this control page (map_aux, from the AUX reader's start).
+        // aux_size into this control page (perf::mmap_aux, from the AUX reader's start).
         t.aux_offset = m_sc.aux.offset;
         m_tool_maps.push_back(t);
     }
 }
 
-Addr Platform::map_aux(unsigned i) {
-    // perf_mmap of the AUX area (M3), in the tool's mmap call on its own CPU: the kernel
-    // reads the aux_offset and aux_size the tool has just stored in the control page (same
-    // CPU: program order) and checks them against the mapping asked for.
-    EnginePort& cpu = *m_ports[m_sc.consumer_cpu];
-    BufferSlot& b = m_buffers[i];
-    const Addr up = b.rb->params().user_page;
-    const uint64_t aux_offset = cpu.load(up + perf::kOffAuxOffset, 8);
-    const uint64_t aux_size = cpu.load(up + perf::kOffAuxSize, 8);
-    const uint64_t vma_len = m_sc.aux.pages * m_sc.page_size;
-    if (const std::string why = perf::aux_mmap_error(aux_offset, aux_size, m_sc.aux.offset,
-                                                     vma_len, b.rb->data_size(), m_sc.page_size);
-        !why.empty())
-        throw ModelError("perf_mmap refused the AUX mapping of " + b.name + " (EINVAL): " + why);
-    // perf maps it without PROT_WRITE in snapshot mode (C7); rb_alloc_aux makes a read-only
-    // AUX mapping the overwrite mode (M3).
-    const bool writable = !m_sc.aux.snapshot;
-    m_auxes[i].set_overwrite(!writable);
-    std::vector<Addr> pages;
-    for (uint64_t k = 0; k < m_sc.aux.pages; ++k) pages.push_back(m_aux_bases[i] + k * m_sc.page_size);
-    return m_tool_space->mmap(b.name + ".aux", pages, m_sc.aux.offset / m_sc.page_size, writable,
-                              &b.stats);
-}
-
 void Platform::build_consumer() {
     PerfConsumerParams p;
-    p.reader = m_sc.reader == config::Reader::push ? ReaderKind::push : ReaderKind::libperf;
+    p.reader = m_sc.reader;
     p.wakeup_latency = m_sc.wakeup_latency_ps;
     p.per_record_cost = m_sc.per_record_cost_ps;
     p.lost_record_cost = m_sc.lost_record_cost_ps;
-    p.cost_distribution = m_sc.per_record_cost_distribution == config::CostDistribution::exponential
-                              ? CostDistribution::exponential
-                              : CostDistribution::fixed;
+    p.cost_distribution = m_sc.per_record_cost_distribution;
     p.cost_seed = derive_seed(m_sc.seed, "consumer.per_record_cost");
-    p.tail_update = m_sc.tail_update == config::TailUpdate::per_record ? TailUpdate::per_record
-                                                                       : TailUpdate::batch;
+    p.tail_update = m_sc.tail_update;
     p.copy_bandwidth = m_sc.copy_bandwidth;
     p.write_bandwidth = m_sc.write_bandwidth;
     p.poll_timeout = m_sc.poll_timeout_ps;
@@ -298,30 +237,8 @@ void Platform::build_consumer() {
         m.backward = b.rb->params().backward;
         mmaps.push_back(m);
     }
-    MemoryPort& mem = *m_tool_port;
-    m_consumer = std::make_unique<PerfConsumer>("consumer", p, mem, std::move(mmaps), *m_checker,
-                                                [this] {
-                                                    m_checker->finish();
-                                                    if (m_aux_checker) m_aux_checker->finish();
-                                                    m_finished = true;
-                                                    sc_core::sc_stop();
-                                                });
-}
-
-TaskSchedule Platform::task_schedule(int cpu) const {
-    // A system-wide session traces CPUs, not a task: nothing switches it out. Each CPU's
-    // task switches at its own seeded phase; the per-thread task has one schedule.
-    TaskSchedule s;
-    if (m_sc.deployment == Deployment::system_wide || !m_sc.switch_every_ps) return s;
-    s.every = m_sc.switch_every_ps;
-    s.out = m_sc.switch_out_ps;
-    const std::string name = cpu < 0 ? "sched.task" : "sched.cpu" + std::to_string(cpu);
-    s.phase = Rng(derive_seed(m_sc.seed, name)).below(s.every);
-    return s;
-}
-
-EtmCpu Platform::etm_cpu(unsigned cpu) {
-    return {&m_cpus[cpu], m_ports[cpu], m_source_of_cpu[cpu]};
+    m_consumer = std::make_unique<PerfConsumer>("consumer", p, *m_tool_port, std::move(mmaps));
+    m_consumer->add_observer(m_checker.get());
 }
 
 void Platform::build_aux() {
@@ -370,35 +287,23 @@ void Platform::build_aux() {
         m_aux_checker->on_aux_record(idx, off, size, flags);
     });
 
-    // The ETR: E1 sizes it (the AUX size when that is larger than sysfs buffer_size), E2
-    // picks its mode. One per session for CPU-bound events (shared), private per thread.
-    const uint64_t etr_size = std::max(aux_size, m_sc.etr.buffer_size);
-    const bool sg = m_sc.etr.mode == config::EtrMode::sg ||
-                    (m_sc.etr.mode == config::EtrMode::auto_ && etr_size >= (1u << 20));
+    // The ETR's buffer (E1, E2), one per session for CPU-bound events (shared), private
+    // per thread: one sink either way here.
+    const EtrBuf buf = alloc_etr_buf(aux_size, m_sc.etr.buffer_size, m_sc.etr.mode, m_phys,
+                                     derive_seed(m_sc.seed, "etr.sg_pages"));
     EtrSinkParams sp;
-    sp.buffer_bytes = etr_size;
-    sp.sg = sg;
+    sp.buffer_bytes = buf.size;
+    sp.sg = buf.sg;
+    sp.flat_base = buf.flat_base;
+    sp.sg_pages = buf.sg_pages;
+    sp.sg_table = buf.sg_table;
     sp.mem_bandwidth = m_sc.etr.mem_bandwidth;
     sp.fifo_bytes = m_sc.etr.fifo_size;
     sp.flush_latency = m_sc.etr.flush_latency_ps;
     sp.burst = m_sc.etr.burst;
     sp.memerr_at = m_sc.etr.memerr_at_ps;
     sp.sg_walk = m_sc.etr.sg_walk_ps;
-    sp.sg_table_fault = static_cast<EtrSinkParams::TableFault>(m_sc.etr.sg_table_fault);
-    if (sg) {
-        // Data pages from the page allocator come in no particular order: the SG table is
-        // what makes them one buffer.
-        const uint64_t pages = etr_size / kSgPageSize;
-        const Addr pool = m_phys.allocate("etr.sg_pages", etr_size, kSgPageSize);
-        for (uint64_t i = 0; i < pages; ++i) sp.sg_pages.push_back(pool + i * kSgPageSize);
-        Rng rng(derive_seed(m_sc.seed, "etr.sg_pages"));
-        for (uint64_t i = pages; i > 1; --i) std::swap(sp.sg_pages[i - 1], sp.sg_pages[rng.below(i)]);
-        const uint64_t tables = sg_table_pages(pages);
-        const Addr table = m_phys.allocate("etr.sg_table", tables * kSgPageSize, kSgPageSize);
-        for (uint64_t i = 0; i < tables; ++i) sp.sg_table.push_back(table + i * kSgPageSize);
-    } else {
-        sp.flat_base = m_phys.allocate("etr.flat", etr_size, kSgPageSize);
-    }
+    sp.sg_table_fault = m_sc.etr.sg_table_fault;
     EnginePort& etr_port = m_memory.agent("etr", m_sc.timing);
     m_sinks.push_back(std::make_unique<EtrSink>("etr", sp, etr_port, *m_aux_checker));
     EtrSink& sink = *m_sinks.back();
@@ -420,26 +325,11 @@ void Platform::build_aux() {
         ep.ctx.sample_id_all = m_sc.sample_id_all;
         ep.ctx.pid = kWorkloadPid;
         ep.ctx.id = next_id++;
-        std::function<EtmCpu()> where;
-        if (m_sc.deployment == Deployment::per_thread) {
-            ep.ctx.tid = kWorkloadPid;
-            ep.migrate_every = m_sc.migrate_every_ps;
-            ep.wanted_cpu = [this](Picos t) {
-                if (!m_sc.migrate_every_ps) return m_traced.front();
-                return m_traced[(t / m_sc.migrate_every_ps) % m_traced.size()];
-            };
-            where = [this] {
-                task_target(); // moves the task when due and no record is being written
-                return etm_cpu(m_task_cpu);
-            };
-        } else {
-            const unsigned cpu = unsigned(m_buffers[i].cpu);
-            ep.ctx.tid = kWorkloadPid + cpu;
-            where = [this, cpu] { return etm_cpu(cpu); };
-        }
-        ep.sched = task_schedule(m_buffers[i].cpu);
+        const int task = m_buffers[i].cpu; // kPerThreadTask for the per-thread buffer
+        ep.ctx.tid = task < 0 ? kWorkloadPid : kWorkloadPid + unsigned(task);
         m_events.push_back(std::make_unique<CsEtmEvent>(
-            ("cs_etm_" + m_buffers[i].name).c_str(), ep, *m_driver, sink, outputs[i], where));
+            ("cs_etm_" + m_buffers[i].name).c_str(), ep, *m_driver, sink, outputs[i],
+            *m_scheduler, task, m_source_of_cpu));
     }
 }
 
@@ -461,11 +351,18 @@ void Platform::build_aux_reader() {
         m.aux_size = m_sc.aux.pages * m_sc.page_size;
         m.aux_offset = m_tool_maps[i].aux_offset;
         m.event = m_events[i].get();
+        m.area.name = m_buffers[i].name;
+        m.area.user_page = m_buffers[i].rb->params().user_page;
+        for (uint64_t k = 0; k < m_sc.aux.pages; ++k)
+            m.area.pages.push_back(m_aux_bases[i] + k * m_sc.page_size);
+        m.area.data_size = m_buffers[i].rb->data_size();
+        m.area.aux = &m_auxes[i];
+        m.area.stats = &m_buffers[i].stats;
         mmaps.push_back(m);
     }
-    m_aux_reader = std::make_unique<AuxtraceReader>(
-        p, *m_tool_port, *m_ports[m_sc.consumer_cpu], std::move(mmaps), *m_aux_checker,
-        [this](unsigned i) { return map_aux(i); });
+    m_aux_reader = std::make_unique<AuxtraceReader>(p, *m_tool_port, *m_ports[m_sc.consumer_cpu],
+                                                    *m_tool_space, std::move(mmaps),
+                                                    *m_aux_checker);
     m_consumer->set_aux(m_aux_reader.get());
 }
 

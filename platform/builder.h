@@ -14,10 +14,12 @@
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_wakeup.h"
 #include "models/kernel/record_writer.h"
+#include "models/kernel/scheduler.h"
 #include "models/memory/engine_port.h"
 #include "models/memory/mmu.h"
 #include "models/user/perf_consumer.h"
 #include "platform/config/scenario.h"
+#include "platform/session_end.h"
 
 #include <deque>
 #include <memory>
@@ -45,7 +47,7 @@ public:
     models::OrderingEngine& engine() { return m_memory.engine(); }
     // The consumer's MMU port, for a timeline that shows its faults and walks.
     models::MmuPort& consumer_mmu() { return *m_tool_port; }
-    bool finished() const { return m_finished; }
+    bool finished() const { return m_end.finished(); }
     bool aux_enabled() const { return m_sc.aux.enabled; }
     // The model instances whose statistics (stat_paths.h) a buffer's object holds, and
     // those the total holds: every instance, each counted once.
@@ -60,14 +62,11 @@ public:
     std::vector<const models::coresight::EtmSource*> aux_sources(unsigned buffer) const;
 
 private:
-    models::WriteTarget task_target();
     void build_buffers();
     void build_writers();
     void build_consumer();
     void build_aux();
     void build_aux_reader();
-    models::EtmCpu etm_cpu(unsigned cpu);
-    models::TaskSchedule task_schedule(int cpu) const;
 
     const config::Scenario& m_sc;
     std::vector<unsigned> m_traced;          // the traced CPUs
@@ -75,7 +74,7 @@ private:
     models::MemorySystem m_memory;
     std::deque<models::CpuState> m_cpus;
     std::vector<models::EnginePort*> m_ports; // one agent per CPU
-    unsigned m_task_cpu = 0;                  // per-thread: where the task runs now
+    std::unique_ptr<models::Scheduler> m_scheduler;
     std::deque<BufferSlot> m_buffers;
     std::vector<std::unique_ptr<models::RecordWriter>> m_writers;
     std::unique_ptr<models::Checker> m_checker;
@@ -89,7 +88,6 @@ private:
     };
     std::vector<ToolMapping> m_tool_maps; // by buffer
     void map_tool();
-    models::Addr map_aux(unsigned i);
     // The AUX path (session.aux.enabled).
     std::unique_ptr<models::coresight::TraceRate> m_rate;
     std::deque<models::coresight::EtmSource> m_sources;
@@ -101,7 +99,7 @@ private:
     std::unique_ptr<models::CsEtmDriver> m_driver;
     std::vector<std::unique_ptr<models::CsEtmEvent>> m_events;
     std::unique_ptr<models::AuxtraceReader> m_aux_reader;
-    bool m_finished = false;
+    SessionEnd m_end;
     size_t m_writers_running = 0;
     void writer_done();
 };

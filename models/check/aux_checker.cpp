@@ -20,7 +20,21 @@ namespace {
 constexpr uint64_t kFrame = coresight::kFrameSize;
 Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 
-GapCause cause_of(TraceLoss l) { return static_cast<GapCause>(static_cast<uint8_t>(l)); }
+// The gap a loss of the sink's leaves in the trace. A switch, not a cast: a TraceLoss added
+// without its GapCause fails to compile (-Wswitch, warnings are errors).
+GapCause cause_of(TraceLoss l) {
+    switch (l) {
+    case TraceLoss::fifo_overflow: return GapCause::fifo_overflow;
+    case TraceLoss::sink_wrap: return GapCause::sink_wrap;
+    case TraceLoss::aux_shortage: return GapCause::aux_shortage;
+    case TraceLoss::memerr: return GapCause::memerr;
+    case TraceLoss::snapshot_overwrite: return GapCause::snapshot_overwrite;
+    case TraceLoss::record_lost: return GapCause::record_lost;
+    case TraceLoss::sink_stopped: return GapCause::sink_stopped;
+    case TraceLoss::count: break;
+    }
+    throw ModelError("a trace loss without a cause");
+}
 GapCause cause_of(coresight::UntracedCause u) {
     return u == coresight::UntracedCause::aux_disabled ? GapCause::aux_disabled
                                                        : GapCause::stop_window;

@@ -45,7 +45,9 @@ struct CheckedAux {
     Addr base = 0;
 };
 
-class AuxChecker : public coresight::TraceObserver, public AuxObserver {
+class AuxChecker : public coresight::TraceObserver,
+                   public AuxObserver,
+                   public ConsumerObserver {
 public:
     // `books_of_source[i]`: the buffer whose books hold source i's trace, the buffer of the
     // event that traces it (its CPU's per CPU, the task's per thread). Each source's bytes
@@ -64,7 +66,10 @@ public:
     // A PERF_RECORD_AUX perf.data received from data buffer idx.
     void on_aux_record(unsigned idx, uint64_t offset, uint64_t size, uint64_t flags);
 
+    // Closes the books when the tool is done (after the record checker's, which still
+    // hands it PERF_RECORD_AUX records).
     void finish();
+    void on_finished() override { finish(); }
     const std::vector<Violation>& violations() const { return m_violations; }
     // Buffer i's AUX books (complete after finish()), and the checker's own counts.
     const AuxBooks& books(unsigned i) const { return m_books.at(i); }

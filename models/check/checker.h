@@ -12,6 +12,7 @@
 #include "models/common/buffer_stats.h"
 #include "models/kernel/perf_buffer.h"
 #include "models/memory/ordering_engine.h"
+#include "models/memory/linux_barriers.h"
 #include "models/user/perf_consumer.h"
 
 #include <functional>
@@ -40,8 +41,8 @@ struct CheckedBuffer {
     bool sample_id_all = false;
     BufferStats* stats = nullptr;
     const PerfBuffer* rb = nullptr;  // for the loss still pending at the end
-    BarrierKind a = BarrierKind::ctrl, b = BarrierKind::wmb;
-    BarrierKind c = BarrierKind::acquire, d = BarrierKind::release;
+    BarrierKind a = kLinuxDataBarriers.a, b = kLinuxDataBarriers.b;
+    BarrierKind c = kLinuxDataBarriers.c, d = kLinuxDataBarriers.d;
     bool push_reader = true; // perf_mmap__push may legitimately copy a record twice (C4)
     Addr data = 0;           // address of data page 0, to name addresses in explanations
 };
@@ -62,6 +63,7 @@ public:
 
     // Closes the books at the end of the run: unread records, the accounting identity.
     void finish();
+    void on_finished() override { finish(); }
 
     // Called for every intact PERF_RECORD_AUX delivered: buffer, aux_offset, aux_size, flags.
     void set_aux_record_sink(std::function<void(unsigned, uint64_t, uint64_t, uint64_t)> f) {

@@ -19,6 +19,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A model parameter its builder must set. Models state no defaults of their own for what a
+// scenario sets (the params table, platform/config/params.cpp, is the one place): a field
+// left unset is caught here, at construction, rather than run with a made-up value.
+inline void require_param(bool set, const char* what) {
+    if (!set) throw ModelError(std::string("model parameter not set: ") + what);
+}
+
 // Picoseconds needed to move `bytes` at `bytes_per_second`, rounded up: a cost is never free.
 inline Picos transfer_time(uint64_t bytes, double bytes_per_second) {
     if (bytes == 0) return 0;

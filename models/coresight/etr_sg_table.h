@@ -25,6 +25,10 @@
 
 namespace ringsim::models::coresight {
 
+// A fault injected into the table after the driver built it (E4, D10): the sink's walk
+// at the next enable meets it.
+enum class SgTableFault { none, invalid_entry, missing_link, last_too_early };
+
 constexpr uint64_t kSgPageSize = 4096;       // ETR_SG_PAGE_SIZE
 constexpr uint32_t kSgEntriesPerPage = 1024; // ETR_SG_PTRS_PER_PAGE
 constexpr unsigned kSgAddrBits = 40;         // bits[31:4] hold address[39:12]

@@ -35,6 +35,7 @@ EtrHw make_hw(const EtrSinkParams& p) {
 EtrSink::EtrSink(sc_core::sc_module_name name, const EtrSinkParams& params, EnginePort& port,
                  TraceObserver& observer)
     : sc_module(name), m_p(params), m_port(port), m_observer(observer), m_hw(make_hw(params)) {
+    require_param(params.burst > 0, "EtrSinkParams.burst");
     SC_THREAD(sink_thread);
 }
 
@@ -48,7 +49,7 @@ void EtrSink::build_table() {
     const SgBuildResult r = sg_table_build(m_port, m_p.sg_pages, m_p.sg_table);
     if (r.error != SgBuildError::none)
         throw ModelError(std::string("etr: SG table: ") + to_string(r.error));
-    using TableFault = EtrSinkParams::TableFault;
+    using TableFault = SgTableFault;
     if (m_p.sg_table_fault == TableFault::none) return;
     // A broken table, for the MemErr path (E4, D10). Entry i of the table is at table page
     // i / 1024, slot i % 1024.

@@ -22,6 +22,7 @@
 #include "models/coresight/etm_source.h"
 #include "models/coresight/etr_frame_log.h"
 #include "models/coresight/etr_hw.h"
+#include "models/coresight/etr_sg_table.h"
 #include "models/coresight/trace_loss.h"
 #include "models/kernel/etr_update.h"
 #include "models/memory/engine_port.h"
@@ -41,12 +42,10 @@ struct EtrSinkParams {
     double mem_bandwidth = 0;    // bytes/s
     uint64_t fifo_bytes = 0;
     Picos flush_latency = 0;
-    uint64_t burst = 16 * 1024;  // bytes per modelled burst
+    uint64_t burst = 0;          // bytes per modelled burst
     std::vector<Picos> memerr_at; // a capture running at one of these ends with MemErr
     Picos sg_walk = 0;            // ETR_SG: walking one table page at an enable
-    // ETR_SG: break the table after the driver built it (E4, D10).
-    enum class TableFault { none, invalid_entry, missing_link, last_too_early };
-    TableFault sg_table_fault = TableFault::none;
+    SgTableFault sg_table_fault = SgTableFault::none; // ETR_SG (etr_sg_table.h)
 };
 
 class EtrSink : public sc_core::sc_module {

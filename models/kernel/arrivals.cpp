@@ -6,6 +6,8 @@ namespace ringsim::models {
 
 ArrivalProcess::ArrivalProcess(const ArrivalParams& p, uint64_t seed)
     : m_p(p), m_rng(seed), m_t(p.start) {
+    require_param(p.rate_hz > 0, "ArrivalParams.rate_hz");
+    require_param(p.burst_size >= 1, "ArrivalParams.burst_size");
     const double per_event = 1e12 / p.rate_hz;
     const double burst = p.kind == ArrivalKind::bursty ? double(p.burst_size) : 1.0;
     m_period = static_cast<Picos>(std::llround(per_event * burst));

@@ -12,10 +12,10 @@ enum class ArrivalKind { periodic, poisson, bursty };
 
 struct ArrivalParams {
     ArrivalKind kind = ArrivalKind::periodic;
-    double rate_hz = 1000;       // mean events per second
+    double rate_hz = 0;          // mean events per second
     Picos start = 0;             // no event before this time
     bool random_phase = true;    // periodic: first event at start + a seeded phase < period
-    uint64_t burst_size = 1;     // bursty: events per burst
+    uint64_t burst_size = 1;     // bursty: events per burst (1 for the other kinds)
     Picos burst_spacing = 0;     // bursty: time between events inside a burst
 };
 

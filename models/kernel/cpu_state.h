@@ -6,14 +6,13 @@
 #pragma once
 
 #include "models/common/types.h"
+#include "models/kernel/exec_context.h"
 
 #include <array>
 #include <map>
 #include <systemc>
 
 namespace ringsim::models {
-
-enum class ExecContext : unsigned { task = 0, softirq = 1, irq = 2, nmi = 3 };
 
 class CpuState {
 public:

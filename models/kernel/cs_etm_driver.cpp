@@ -21,7 +21,9 @@ constexpr uint64_t kFrame = coresight::kFrameSize;
 } // namespace
 
 CsEtmDriver::CsEtmDriver(const CsEtmDriverParams& params, coresight::TraceObserver& observer)
-    : m_p(params), m_observer(observer) {}
+    : m_p(params), m_observer(observer) {
+    require_param(m_p.copy_bandwidth > 0, "CsEtmDriverParams.copy_bandwidth");
+}
 
 bool CsEtmDriver::start(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, EtrSink& sink,
                         const perf::RecordContext& ctx, bool& hw_id_done,

@@ -20,6 +20,7 @@
 #include "models/kernel/perf_aux.h"
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_records.h"
+#include "models/memory/linux_barriers.h"
 
 #include <vector>
 
@@ -43,8 +44,8 @@ struct AuxOutput {
 
 struct CsEtmDriverParams {
     bool snapshot = false;               // overwrite-mode AUX (A7, E6)
-    BarrierKind b = BarrierKind::wmb;    // (B) for AUX: wmb | mb | release | none
-    double copy_bandwidth = 4e9;         // bytes/s of the driver's memcpy
+    BarrierKind b = kLinuxAuxBarriers.b; // (B) for AUX: wmb | mb | release | none
+    double copy_bandwidth = 0;           // bytes/s of the driver's memcpy
     uint64_t memwidth_mask = ~uint64_t{15};
     ExecContext context = ExecContext::irq; // pmu::start/stop run with interrupts off
 };

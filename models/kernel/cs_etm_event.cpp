@@ -14,24 +14,34 @@ constexpr Picos kMoveRetry = 1000000; // 1 us: the task's move waits for its rec
 
 CsEtmEvent::CsEtmEvent(sc_core::sc_module_name name, const CsEtmEventParams& params,
                        CsEtmDriver& driver, coresight::EtrSink& sink, AuxOutput out,
-                       std::function<EtmCpu()> where)
+                       Scheduler& sched, int task,
+                       std::vector<coresight::EtmSource*> etm_of_cpu)
     : sc_module(name), m_p(params), m_driver(driver), m_sink(sink), m_out(out),
-      m_where(std::move(where)) {
+      m_sched(sched), m_task(task), m_etm_of_cpu(std::move(etm_of_cpu)) {
     SC_THREAD(event_thread);
 }
 
-bool CsEtmEvent::task_in(Picos t) const { return m_p.sched.in(t); }
+bool CsEtmEvent::task_in(Picos t) const { return m_sched.schedule(m_task).in(t); }
+
+EtmCpu CsEtmEvent::where() {
+    const unsigned cpu = m_sched.cpu_of(m_task, now_ps());
+    const SchedCpu c = m_sched.cpu(cpu);
+    return {c.state, c.port, m_etm_of_cpu.at(cpu)};
+}
+
+bool CsEtmEvent::moving(Picos t) const {
+    return m_task < 0 && m_sched.migrate_every() && m_sched.wanted_cpu(t) != m_on_cpu.cpu->id();
+}
 
 Picos CsEtmEvent::next_change(Picos t) const {
     Picos next = 0;
     auto consider = [&next](Picos at) {
         if (at && (!next || at < next)) next = at;
     };
-    consider(m_p.sched.next_change(t));
-    if (m_p.migrate_every) {
-        consider(t - t % m_p.migrate_every + m_p.migrate_every);
-        if (m_p.wanted_cpu && m_on && m_p.wanted_cpu(t) != m_on_cpu.cpu->id())
-            consider(t + kMoveRetry);
+    consider(m_sched.schedule(m_task).next_change(t));
+    if (const Picos every = m_task < 0 ? m_sched.migrate_every() : 0) {
+        consider(t - t % every + every);
+        if (m_on && moving(t)) consider(t + kMoveRetry);
     }
     consider(m_kernel_off_at);
     consider(m_user_change_at);
@@ -124,7 +134,7 @@ void CsEtmEvent::do_stop() {
 void CsEtmEvent::book_untraced(coresight::EtmSource& source, Picos t0, Picos t1,
                                UntracedCause why) const {
     for (Picos a = t0; a < t1;) {
-        const Picos change = m_p.sched.next_change(a);
+        const Picos change = m_sched.schedule(m_task).next_change(a);
         const Picos b = change && change < t1 ? change : t1;
         if (task_in(a)) source.add_untraced(a, b, why);
         a = b;
@@ -157,14 +167,13 @@ void CsEtmEvent::event_thread() {
         if (m_on) {
             // A migrating task is stopped on its old CPU (pmu::del, the whole harvest)
             // before it may run on the new one: ask where it should be, do not move it yet.
-            const bool moving = m_p.wanted_cpu && m_p.wanted_cpu(t) != m_on_cpu.cpu->id();
-            if (!want || moving) {
+            if (!want || moving(t)) {
                 if (!in) ++m_n.sched_outs;
                 do_stop();
                 continue;
             }
         } else if (want) {
-            do_start(m_where());
+            do_start(where());
             continue;
         }
         m_settled.notify(sc_core::SC_ZERO_TIME);

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "models/kernel/cs_etm_driver.h"
-#include "models/kernel/task_schedule.h"
+#include "models/kernel/scheduler.h"
 
 #include <functional>
 #include <systemc>
@@ -17,14 +17,9 @@
 namespace ringsim::models {
 
 struct CsEtmEventParams {
-    TaskSchedule sched;         // when the traced task runs (always, for a CPU-bound event)
-    Picos migrate_every = 0;    // per-thread: the task may move CPU at these boundaries
     Picos irq_work_latency = 0; // perf_event_disable_inatomic -> perf_pending_disable
     Picos ipi_latency = 0;      // an ioctl from the tool reaching the event's CPU
     perf::RecordContext ctx;    // pid, tid, event id, sample_id fields of its records
-    // per-thread: the CPU the task should be on at t; it moves only between records, so
-    // the event follows `where`, retrying until the move has happened.
-    std::function<unsigned(Picos)> wanted_cpu;
 };
 
 struct CsEtmEventCounters {
@@ -36,10 +31,12 @@ struct CsEtmEventCounters {
 class CsEtmEvent : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(CsEtmEvent);
-    // `where` says on which CPU the event's task runs now (fixed for a per-CPU event).
+    // The event traces `task` (a CPU's, or kPerThreadTask), which `sched` places and
+    // switches out: a per-thread task moves only between records, so the event follows it,
+    // retrying until the move has happened. `etm_of_cpu`: each CPU's ETM (by CPU number).
     CsEtmEvent(sc_core::sc_module_name name, const CsEtmEventParams& params,
                CsEtmDriver& driver, coresight::EtrSink& sink, AuxOutput out,
-               std::function<EtmCpu()> where);
+               Scheduler& sched, int task, std::vector<coresight::EtmSource*> etm_of_cpu);
 
     // PERF_EVENT_IOC_ENABLE from the tool after its AUX read (A9).
     void ioc_enable();
@@ -58,6 +55,10 @@ public:
 private:
     void event_thread();
     bool task_in(Picos t) const;
+    // Where the task runs now (after the scheduler moved it, when due), with its CPU's ETM.
+    EtmCpu where();
+    // The per-thread task should move off the CPU the event runs on.
+    bool moving(Picos t) const;
     Picos next_change(Picos t) const;
     void do_start(const EtmCpu& c);
     void do_stop();
@@ -72,7 +73,9 @@ private:
     CsEtmDriver& m_driver;
     coresight::EtrSink& m_sink;
     AuxOutput m_out;
-    std::function<EtmCpu()> m_where;
+    Scheduler& m_sched;
+    int m_task;
+    std::vector<coresight::EtmSource*> m_etm_of_cpu;
 
     PerfAux::Handle m_handle;
     bool m_on = false;           // the ETM runs (pmu::start succeeded, no stop since)

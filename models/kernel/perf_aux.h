@@ -10,6 +10,7 @@
 
 #include "models/kernel/perf_buffer.h"
 #include "models/memory/memory_port.h"
+#include "models/memory/linux_barriers.h"
 
 #include <cstdint>
 
@@ -21,7 +22,7 @@ struct PerfAuxParams {
     uint64_t aux_size = 0;        // bytes, a power of two (M3)
     bool overwrite = false;       // read-only AUX mapping: snapshot mode (A7)
     uint64_t aux_watermark = 0;   // attr.aux_watermark; 0 = aux_size / 2 (M3)
-    BarrierKind a = BarrierKind::ctrl; // (A) for AUX: ctrl | none
+    BarrierKind a = kLinuxAuxBarriers.a; // (A) for AUX: ctrl | none
     bool head_release = false;  // the driver's (B) built as a release store of aux_head
 };
 

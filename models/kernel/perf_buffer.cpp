@@ -14,6 +14,9 @@ using perf::circ_space;
 
 PerfBuffer::PerfBuffer(const PerfBufferParams& params, BufferStats& stats)
     : m_params(params), m_stats(stats) {
+    require_param(params.page_size > 0, "PerfBufferParams.page_size");
+    require_param(params.nr_pages > 0 && !(params.nr_pages & (params.nr_pages - 1)),
+                  "PerfBufferParams.nr_pages (a power of two)");
     // ring_buffer_init: the watermark is attr.wakeup_watermark capped at the buffer size
     // when attr.watermark is set, else half the buffer (R6).
     m_watermark = std::min(data_size(), m_params.wakeup_watermark);

@@ -14,6 +14,7 @@
 #include "models/common/types.h"
 #include "models/kernel/perf_records.h"
 #include "models/memory/memory_port.h"
+#include "models/memory/linux_barriers.h"
 
 #include <cstdint>
 #include <map>
@@ -26,14 +27,14 @@ struct PerfBufferParams {
     std::string name;
     Addr user_page = 0;          // kernel address of the control page
     Addr data = 0;               // kernel address of data page 0 (pages are contiguous here)
-    uint64_t page_size = 4096;
-    uint64_t nr_pages = 1;       // a power of two (R11)
+    uint64_t page_size = 0;
+    uint64_t nr_pages = 0;       // a power of two (R11)
     bool overwrite = false;      // read-only mapping: no tail, no space check (R1, R11)
     bool backward = false;       // attr.write_backward (R4)
     uint64_t wakeup_watermark = 0; // attr.wakeup_watermark; 0 = attr.watermark not set
     uint64_t wakeup_events = 0;  // attr.wakeup_events (R7)
-    BarrierKind a = BarrierKind::ctrl; // (A): ctrl | none
-    BarrierKind b = BarrierKind::wmb;  // (B): wmb | mb | release | none
+    BarrierKind a = kLinuxDataBarriers.a; // (A): ctrl | none
+    BarrierKind b = kLinuxDataBarriers.b; // (B): wmb | mb | release | none
 };
 
 // The stores that wrote one record: its header (perf_output_put), then its body's cache

@@ -1,5 +1,9 @@
 #include "models/kernel/perf_mmap.h"
 
+#include "models/kernel/perf_abi.h"
+#include "models/kernel/perf_aux.h"
+#include "models/memory/mmu.h"
+
 namespace ringsim::models::perf {
 
 namespace {
@@ -28,6 +32,19 @@ std::string aux_mmap_error(uint64_t aux_offset, uint64_t aux_size, uint64_t vma_
     if (aux_size % page_size || !pow2(aux_size / page_size))
         return "the AUX mapping must be 2^n pages";
     return "";
+}
+
+Addr mmap_aux(MemoryPort& kernel, AddressSpace& space, const AuxArea& area,
+              uint64_t vma_offset, bool writable, uint64_t page_size) {
+    const uint64_t aux_offset = kernel.load(area.user_page + kOffAuxOffset, 8);
+    const uint64_t aux_size = kernel.load(area.user_page + kOffAuxSize, 8);
+    const uint64_t vma_len = area.pages.size() * page_size;
+    if (const std::string why =
+            aux_mmap_error(aux_offset, aux_size, vma_offset, vma_len, area.data_size, page_size);
+        !why.empty())
+        throw ModelError("perf_mmap refused the AUX mapping of " + area.name + " (EINVAL): " + why);
+    area.aux->set_overwrite(!writable);
+    return space.mmap(area.name + ".aux", area.pages, vma_offset / page_size, writable, area.stats);
 }
 
 } // namespace ringsim::models::perf

@@ -1,6 +1,7 @@
 #include "models/kernel/record_writer.h"
 
 #include "models/kernel/perf_records.h"
+#include "models/memory/engine_port.h"
 
 namespace ringsim::models {
 
@@ -8,9 +9,13 @@ using sc_core::sc_time;
 using sc_core::SC_PS;
 
 RecordWriter::RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params,
-                           std::function<WriteTarget()> where, std::function<void()> on_done)
-    : sc_module(name), m_p(params), m_where(std::move(where)), m_on_done(std::move(on_done)),
+                           Scheduler& sched, int task, PerfBuffer& rb,
+                           std::function<void()> on_done)
+    : sc_module(name), m_p(params), m_sched(sched), m_task(task), m_rb(rb),
+      m_on_done(std::move(on_done)),
       m_arrivals(params.arrivals, params.seed) {
+    require_param(params.kind != RecordKind::sample || params.sample_size > 0,
+                  "RecordWriterParams.sample_size");
     SC_THREAD(writer_thread);
 }
 
@@ -26,8 +31,10 @@ void RecordWriter::writer_thread() {
         }
         const Picos now = sc_core::sc_time_stamp().value();
         if (at > now) sc_core::wait(sc_time(double(at - now), SC_PS));
-        if (!m_p.sched.in(at)) continue; // the task is switched out: its event is stopped
-        write_one(m_where());
+        // The task is switched out: its event is stopped.
+        if (!m_sched.schedule(m_task).in(at)) continue;
+        const SchedCpu c = m_sched.cpu(m_sched.cpu_of(m_task, sc_core::sc_time_stamp().value()));
+        write_one({c.state, c.port, &m_rb});
     }
 }
 

@@ -10,17 +10,16 @@
 #include "models/kernel/arrivals.h"
 #include "models/kernel/cpu_state.h"
 #include "models/kernel/perf_buffer.h"
-#include "models/kernel/task_schedule.h"
+#include "models/kernel/record_kind.h"
+#include "models/kernel/scheduler.h"
 
 #include <functional>
 #include <systemc>
 
 namespace ringsim::models {
 
-enum class RecordKind { sample, switch_, comm };
-
 // Where the writer's event runs at a given moment: its CPU, that CPU's memory agent and the
-// ring buffer the event outputs into. A per-thread event moves with its task.
+// ring buffer the event outputs into. A per-thread event moves with its task (scheduler.h).
 struct WriteTarget {
     CpuState* cpu = nullptr;
     MemoryPort* mem = nullptr;
@@ -32,23 +31,26 @@ struct RecordWriterParams {
     ExecContext context = ExecContext::nmi;
     ArrivalParams arrivals;
     Picos stop = 0;              // no arrival at or after this time (the workload's end)
-    uint64_t sample_size = 64;   // PERF_RECORD_SAMPLE size in bytes
+    uint64_t sample_size = 0;    // PERF_RECORD_SAMPLE size in bytes
     Picos write_time = 0;        // CPU time between reservation and publication
     uint64_t seed = 0;
     uint64_t event_id = 0;       // event->id
     uint64_t sample_type = 0;
-    bool sample_id_all = true;
+    bool sample_id_all = false;
     uint32_t pid = 0, tid = 0;
     uint64_t period = 0;         // the sample period written into PERIOD
-    TaskSchedule sched;          // a task-bound event counts nothing while its task is out
 };
 
 class RecordWriter : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(RecordWriter);
-    // `on_done` runs when the writer has written its last record (the workload's end).
+    // The writer's event belongs to `task` (a CPU, or kPerThreadTask), which `sched` places
+    // and switches out (a task-bound event counts nothing while its task is out); it outputs
+    // into `rb`. `on_done` runs when the writer has written its last record (the
+    // workload's end).
     RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params,
-                 std::function<WriteTarget()> where, std::function<void()> on_done = {});
+                 Scheduler& sched, int task, PerfBuffer& rb,
+                 std::function<void()> on_done = {});
 
 private:
     void writer_thread();
@@ -56,7 +58,9 @@ private:
     uint64_t record_size(const perf::RecordContext& ctx) const;
 
     RecordWriterParams m_p;
-    std::function<WriteTarget()> m_where;
+    Scheduler& m_sched;
+    int m_task;
+    PerfBuffer& m_rb;
     std::function<void()> m_on_done;
     ArrivalProcess m_arrivals;
     uint64_t m_seq = 0;

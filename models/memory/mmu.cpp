@@ -10,7 +10,10 @@ Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 } // namespace
 
 AddressSpace::AddressSpace(const MmuParams& params)
-    : m_p(params), m_next_vbase(Addr{0x7f00'0000'0000}) {}
+    : m_p(params), m_next_vbase(Addr{0x7f00'0000'0000}) {
+    require_param(params.page_size > 0, "MmuParams.page_size");
+    require_param(params.tlb_entries > 0, "MmuParams.tlb_entries");
+}
 
 Addr AddressSpace::mmap(const std::string& name, const std::vector<Addr>& phys_pages,
                         uint64_t pgoff, bool writable, BufferStats* stats) {

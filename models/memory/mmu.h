@@ -34,9 +34,9 @@ namespace ringsim::models {
 enum class MappingPolicy { lazy, eager };
 
 struct MmuParams {
-    uint64_t page_size = 4096;
+    uint64_t page_size = 0;
     MappingPolicy policy = MappingPolicy::eager;
-    unsigned tlb_entries = 64;
+    unsigned tlb_entries = 0;
     Picos tlb_hit = 0;   // per page the TLB holds
     Picos tlb_miss = 0;  // per page it misses, before the walk
     Picos page_walk = 0; // per page it misses

@@ -2,6 +2,7 @@
 
 #include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
+#include "models/memory/mmu.h"
 #include "models/user/mmap_access.h"
 
 namespace ringsim::models {
@@ -14,10 +15,13 @@ Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 } // namespace
 
 AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem,
-                               EnginePort& cpu, std::vector<AuxMmap> mmaps,
-                               AuxObserver& observer, std::function<Addr(unsigned)> map_aux)
+                               EnginePort& cpu, AddressSpace& space,
+                               std::vector<AuxMmap> mmaps, AuxObserver& observer)
     : m_p(params), m_mem(mem), m_cpu(cpu), m_mmaps(std::move(mmaps)), m_prev(m_mmaps.size(), 0),
-      m_tail_seq(m_mmaps.size(), 0), m_observer(observer), m_map_aux(std::move(map_aux)) {}
+      m_tail_seq(m_mmaps.size(), 0), m_observer(observer), m_space(space) {
+    require_param(m_p.copy_bandwidth > 0, "AuxtraceReaderParams.copy_bandwidth");
+    require_param(m_p.write_bandwidth > 0, "AuxtraceReaderParams.write_bandwidth");
+}
 
 // auxtrace_mmap__read_head: READ_ONCE(aux_head) then smp_rmb().
 uint64_t AuxtraceReader::read_head(unsigned idx, CopyContext& ctx) {
@@ -81,7 +85,9 @@ void AuxtraceReader::on_start() {
         AuxMmap& m = m_mmaps[i];
         m_mem.store(m.user_page + perf::kOffAuxOffset, m.aux_offset, 8);
         m_mem.store(m.user_page + perf::kOffAuxSize, m.aux_size, 8);
-        m.aux = m_map_aux(i);
+        // Without PROT_WRITE in snapshot mode (C7).
+        m.aux = perf::mmap_aux(m_cpu, m_space, m.area, m.aux_offset, !m_p.snapshot,
+                               m_space.params().page_size);
     }
     for (const AuxMmap& m : m_mmaps)
         if (m.event) m.event->ioc_enable();

@@ -12,11 +12,12 @@
 #pragma once
 
 #include "models/kernel/cs_etm_event.h"
+#include "models/kernel/perf_mmap.h"
 #include "models/memory/engine_port.h"
+#include "models/memory/linux_barriers.h"
 #include "models/user/auxtrace_read.h"
 #include "models/user/perf_consumer.h"
 
-#include <functional>
 #include <vector>
 
 namespace ringsim::models {
@@ -25,8 +26,9 @@ struct AuxMmap {
     Addr user_page = 0; // consumer-side addresses
     Addr aux = 0;       // set when the tool maps it (on_start)
     uint64_t aux_size = 0;
-    uint64_t aux_offset = 0; // the file offset it was mapped at (C7, M3)
+    uint64_t aux_offset = 0; // the file offset it is mapped at (C7, M3)
     CsEtmEvent* event = nullptr; // the event whose AUX area this is (for the ioctls)
+    perf::AuxArea area;  // what the kernel's perf_mmap maps (its pages, its control page)
 };
 
 struct AuxtraceReaderParams {
@@ -34,10 +36,10 @@ struct AuxtraceReaderParams {
     uint64_t snapshot_size = 0;      // 0: the AUX area
     bool snapshot_on_exit = false;   // -Se (record__auxtrace_snapshot_exit)
     std::vector<Picos> snapshot_at;  // SIGUSR2
-    double copy_bandwidth = 4e9;
-    double write_bandwidth = 1e9;
-    BarrierKind c = BarrierKind::rmb; // (C) for AUX: rmb | acquire | mb | none
-    BarrierKind d = BarrierKind::mb;  // (D) for AUX: mb | release | rmb | wmb | none
+    double copy_bandwidth = 0;  // bytes/s out of the AUX mapping
+    double write_bandwidth = 0; // bytes/s into perf.data
+    BarrierKind c = kLinuxAuxBarriers.c; // (C) for AUX: rmb | acquire | mb | none
+    BarrierKind d = kLinuxAuxBarriers.d; // (D) for AUX: mb | release | rmb | wmb | none
 };
 
 // What the tool copied out of an AUX area: bytes at free-running AUX position `pos`.
@@ -55,13 +57,11 @@ struct AuxtraceReaderCounters {
 
 class AuxtraceReader : public AuxHooks {
 public:
-    // `mem` is the tool's view of memory (through its MMU), `cpu` its CPU's engine agent
-    // (for what its synchronous ioctls order).
-    // `map_aux(idx)` is the AUX mmap of buffer idx (perf_mmap, M3), made after the tool wrote
-    // aux_offset and aux_size into its control page; it returns the mapping's address.
+    // `mem` is the tool's view of memory (through its MMU over `space`, its address
+    // space), `cpu` its CPU's engine agent (for what its synchronous ioctls order, and the
+    // kernel side of its mmap calls).
     AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem, EnginePort& cpu,
-                   std::vector<AuxMmap> mmaps, AuxObserver& observer,
-                   std::function<Addr(unsigned)> map_aux);
+                   AddressSpace& space, std::vector<AuxMmap> mmaps, AuxObserver& observer);
 
     bool after_data_read(unsigned idx) override;
     Picos next_due() const override;
@@ -84,7 +84,7 @@ private:
     std::vector<uint64_t> m_prev;
     std::vector<uint64_t> m_tail_seq;
     AuxObserver& m_observer;
-    std::function<Addr(unsigned)> m_map_aux;
+    AddressSpace& m_space;
     size_t m_next_snapshot = 0;
     AuxtraceReaderCounters m_n;
     std::vector<uint8_t> m_buf;

@@ -19,11 +19,13 @@ Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 } // namespace
 
 PerfConsumer::PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params,
-                           MemoryPort& mem, std::vector<ConsumerMmap> mmaps,
-                           ConsumerObserver& observer, std::function<void()> on_finished)
+                           MemoryPort& mem, std::vector<ConsumerMmap> mmaps)
     : sc_module(name), m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)),
-      m_state(m_mmaps.size()), m_observer(observer), m_on_finished(std::move(on_finished)),
+      m_state(m_mmaps.size()),
       m_next_snapshot(params.snapshot_every), m_cost_rng(params.cost_seed) {
+    require_param(m_p.copy_bandwidth > 0, "PerfConsumerParams.copy_bandwidth");
+    require_param(m_p.write_bandwidth > 0, "PerfConsumerParams.write_bandwidth");
+    require_param(m_p.mmap_flush >= 1, "PerfConsumerParams.mmap_flush");
     SC_THREAD(consumer_thread);
     if (!m_p.pauses.empty()) SC_THREAD(pause_thread);
 }
@@ -69,7 +71,8 @@ void PerfConsumer::deliver(const Copy& c) {
     read_copy(m_mem, c.first, c.second, m_buf, sources);
     CopyContext ctx = c.ctx;
     ctx.tail_store_seq = m_state[c.idx].last.tail_store_seq; // stored after the copy issued
-    m_observer.on_copied(c.idx, c.pos, m_buf.data(), c.n, sources, ctx);
+    for (ConsumerObserver* o : m_observers)
+        o->on_copied(c.idx, c.pos, m_buf.data(), c.n, sources, ctx);
 }
 
 void PerfConsumer::consumer_thread() {
@@ -107,7 +110,7 @@ void PerfConsumer::consumer_thread() {
     // BKW_MMAP_DATA_PENDING at exit: the overwrite buffers are read last.
     for (unsigned i = 0; i < m_mmaps.size(); ++i)
         if (m_mmaps[i].backward) read_backward(i);
-    if (m_on_finished) m_on_finished();
+    for (ConsumerObserver* o : m_observers) o->on_finished();
 }
 
 bool PerfConsumer::snapshot_due() const {
@@ -222,7 +225,8 @@ void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
     }
     CopyContext ctx = copy.ctx;
     ctx.tail_store_seq = m_state[idx].last.tail_store_seq;
-    m_observer.on_copied(idx, copy.pos, bytes.data(), copy.n, sources, ctx);
+    for (ConsumerObserver* o : m_observers)
+        o->on_copied(idx, copy.pos, bytes.data(), copy.n, sources, ctx);
 }
 
 bool PerfConsumer::read_events(unsigned idx) {
@@ -262,7 +266,8 @@ bool PerfConsumer::read_events(unsigned idx) {
     // perf_mmap__read_done: prev = data_head, read again after the last event. Records
     // published in between are stepped over (their space is released at the next consume).
     const uint64_t head = read_head(idx);
-    if (head != s.prev) m_observer.on_skipped(idx, s.prev, head);
+    if (head != s.prev)
+        for (ConsumerObserver* o : m_observers) o->on_skipped(idx, s.prev, head);
     s.prev = head;
     return any;
 }
@@ -273,7 +278,7 @@ void PerfConsumer::keep_up_failure(unsigned idx, uint64_t head) {
     MmapState& s = m_state[idx];
     ++m.stats->consumer_keep_up_failures;
     ++m_keep_up_failures;
-    m_observer.on_skipped(idx, s.prev, head);
+    for (ConsumerObserver* o : m_observers) o->on_skipped(idx, s.prev, head);
     s.prev = head;
     if (!m.overwrite) write_tail(idx, head);
 }

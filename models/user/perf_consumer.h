@@ -29,16 +29,13 @@
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_wakeup.h"
 #include "models/memory/memory_port.h"
+#include "models/memory/linux_barriers.h"
+#include "models/user/consumer_policy.h"
 
-#include <functional>
 #include <systemc>
 #include <vector>
 
 namespace ringsim::models {
-
-enum class ReaderKind { push, libperf };
-enum class TailUpdate { batch, per_record };
-enum class CostDistribution { fixed, exponential };
 
 // Where each byte range of a copy came from: the consumer's load and the store it read.
 struct CopySource {
@@ -60,15 +57,20 @@ struct CopyContext {
     uint64_t tail_store_seq = 0;  // the consumer's latest data_tail store (0: none yet)
 };
 
-// What the consumer copied out: contiguous bytes at free-running position `pos` of mmap
-// `idx`, with where they came from.
+// A listener of the consumer (the checker, an exporter, the end of the run): each hears
+// what it overrides, in the order the listeners were added.
 class ConsumerObserver {
 public:
     virtual ~ConsumerObserver() = default;
-    virtual void on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
-                           const std::vector<CopySource>& sources, const CopyContext& ctx) = 0;
+    // What the consumer copied out: contiguous bytes at free-running position `pos` of mmap
+    // `idx`, with where they came from.
+    virtual void on_copied(unsigned /*idx*/, uint64_t /*pos*/, const uint8_t* /*data*/,
+                           uint64_t /*n*/, const std::vector<CopySource>& /*sources*/,
+                           const CopyContext& /*ctx*/) {}
     // The tool moved its read position from `from` to `to` without reading what is between.
-    virtual void on_skipped(unsigned idx, uint64_t from, uint64_t to) = 0;
+    virtual void on_skipped(unsigned /*idx*/, uint64_t /*from*/, uint64_t /*to*/) {}
+    // The tool is done: its last pass is over (perf record's exit).
+    virtual void on_finished() {}
 };
 
 // The AUX side of the tool (auxtrace_reader.h), driven by the consumer's loop.
@@ -111,22 +113,24 @@ struct PerfConsumerParams {
     CostDistribution cost_distribution = CostDistribution::fixed;
     uint64_t cost_seed = 0;       // the stream of exponential per-record costs
     TailUpdate tail_update = TailUpdate::batch;
-    double copy_bandwidth = 1e9;  // bytes/s out of the mapping
-    double write_bandwidth = 1e9; // bytes/s into perf.data
+    double copy_bandwidth = 0;    // bytes/s out of the mapping
+    double write_bandwidth = 0;   // bytes/s into perf.data
     Picos poll_timeout = 0;       // 0: poll(-1)
-    uint64_t mmap_flush = 1;      // read_init's threshold (C3)
+    uint64_t mmap_flush = 0;      // read_init's threshold (C3), at least 1
     Picos snapshot_every = 0;     // overwrite buffers: read this often (0: at exit only)
     std::vector<PauseWindow> pauses;
-    BarrierKind c = BarrierKind::acquire; // (C): rmb | acquire | mb | none
-    BarrierKind d = BarrierKind::release; // (D): mb | release | rmb | wmb | none
+    BarrierKind c = kLinuxDataBarriers.c; // (C): rmb | acquire | mb | none
+    BarrierKind d = kLinuxDataBarriers.d; // (D): mb | release | rmb | wmb | none
 };
 
 class PerfConsumer : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(PerfConsumer);
     PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params,
-                 MemoryPort& mem, std::vector<ConsumerMmap> mmaps, ConsumerObserver& observer,
-                 std::function<void()> on_finished);
+                 MemoryPort& mem, std::vector<ConsumerMmap> mmaps);
+
+    // Adds a listener; before the simulation starts.
+    void add_observer(ConsumerObserver* observer) { m_observers.push_back(observer); }
 
     // The workload has exited (SIGCHLD): drain what is left and finish. Called once every
     // record writer is done, so no record is still being written.
@@ -184,8 +188,7 @@ private:
     MemoryPort& m_mem;
     std::vector<ConsumerMmap> m_mmaps;
     std::vector<MmapState> m_state;
-    ConsumerObserver& m_observer;
-    std::function<void()> m_on_finished;
+    std::vector<ConsumerObserver*> m_observers;
     AuxHooks* m_aux = nullptr;
     bool m_user_paused = false;
     bool m_exited = false;

@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <stdexcept>
 #include <set>
 #include <utility>
 
@@ -522,53 +524,90 @@ private:
 
 // ---- typed reads of checked values ---------------------------------------------------
 
+// The table's pattern of a pointer: array indices become "*" ("/workload/writers/0/rate" ->
+// "/workload/writers/*/rate").
+std::string pattern_of(const std::string& pointer) {
+    std::string out;
+    for (const std::string& token : split_pointer(pointer)) {
+        const bool index = !token.empty() && std::all_of(token.begin(), token.end(), ::isdigit);
+        out += "/" + (index ? std::string("*") : token);
+    }
+    return out;
+}
+
+// A list row's element, as a row of its own kind: integer, time or enumeration; nullptr
+// for any other row.
+const Param* list_element(const Param& list) {
+    static const std::map<ParamKind, Param> elements = [] {
+        std::map<ParamKind, Param> m;
+        m[ParamKind::integer_list].kind = ParamKind::integer;
+        m[ParamKind::time_list].kind = ParamKind::time;
+        m[ParamKind::enum_list].kind = ParamKind::enumeration;
+        return m;
+    }();
+    const auto it = elements.find(list.kind);
+    return it == elements.end() ? nullptr : &it->second;
+}
+
 // Reads values that passed the per-key checks; empty when absent or reported, so a
 // cross-key rule never fires on top of an earlier error.
+// Every read names a key of the table and reads it as the kind declared there: a key
+// misspelt here, or read as another kind, is a bug of ringsim's that throws at the first
+// load (every test loads scenarios), never a value silently missing. `read` collects the
+// keys read, for the test that every declared key is read.
 class Values {
 public:
-    Values(const json& doc, const Errors& errors) : m_doc(doc), m_errors(errors) {}
+    Values(const json& doc, const Errors& errors, std::set<std::string>* read = nullptr)
+        : m_doc(doc), m_errors(errors), m_read(read) {}
 
-    const json* at(const std::string& pointer) const {
-        if (m_errors.bad(pointer)) return nullptr;
-        const json::json_pointer p(pointer);
-        return m_doc.contains(p) ? &m_doc.at(p) : nullptr;
-    }
+    const json* at(const std::string& pointer) const { return at(pointer, {}); }
     std::optional<uint64_t> integer(const std::string& pointer) const {
-        const json* v = at(pointer);
+        const json* v = at(pointer, {ParamKind::integer});
         // Table defaults are signed JSON integers; parsed non-negative numbers are unsigned.
         if (v == nullptr || !v->is_number_integer()) return std::nullopt;
         if (!v->is_number_unsigned() && v->get<int64_t>() < 0) return std::nullopt;
         return v->get<uint64_t>();
     }
+    // A string or an enumeration's name.
     std::optional<std::string> text(const std::string& pointer) const {
-        const json* v = at(pointer);
-        if (v == nullptr || !v->is_string()) return std::nullopt;
-        return v->get<std::string>();
+        return text(pointer, {ParamKind::string, ParamKind::enumeration});
     }
     std::optional<bool> boolean(const std::string& pointer) const {
-        const json* v = at(pointer);
+        const json* v = at(pointer, {ParamKind::boolean});
         if (v == nullptr || !v->is_boolean()) return std::nullopt;
         return v->get<bool>();
     }
     std::optional<uint64_t> size(const std::string& pointer) const {
-        const auto t = text(pointer);
+        const auto t = text(pointer, {ParamKind::size});
         return t ? parse_size(*t).value : std::nullopt;
     }
     std::optional<uint64_t> time(const std::string& pointer) const {
-        const auto t = text(pointer);
+        const auto t = text(pointer, {ParamKind::time});
         return t ? parse_time(*t).value : std::nullopt;
     }
     std::optional<double> frequency(const std::string& pointer) const {
-        const auto t = text(pointer);
+        const auto t = text(pointer, {ParamKind::frequency});
         return t ? parse_frequency(*t).value : std::nullopt;
     }
     std::optional<double> bandwidth(const std::string& pointer) const {
-        const auto t = text(pointer);
+        const auto t = text(pointer, {ParamKind::bandwidth});
         return t ? parse_bandwidth(*t).value : std::nullopt;
     }
+    // The elements of a list or an array of objects.
     size_t count(const std::string& pointer) const {
-        const json* v = at(pointer);
+        const json* v = at(pointer, {ParamKind::integer_list, ParamKind::time_list,
+                                     ParamKind::enum_list, ParamKind::object_array});
         return v != nullptr && v->is_array() ? v->size() : 0;
+    }
+    std::optional<std::vector<uint64_t>> integers(const std::string& pointer) const {
+        const json* v = at(pointer, {ParamKind::integer_list});
+        if (v == nullptr || !v->is_array()) return std::nullopt;
+        return v->get<std::vector<uint64_t>>();
+    }
+    std::optional<std::vector<std::string>> names(const std::string& pointer) const {
+        const json* v = at(pointer, {ParamKind::enum_list});
+        if (v == nullptr || !v->is_array()) return std::nullopt;
+        return v->get<std::vector<std::string>>();
     }
     // data_pages x page_size, the kernel's data_size.
     std::optional<uint64_t> data_size() const {
@@ -586,10 +625,11 @@ public:
     }
     // The times of a time_list, or empty when any of them was reported.
     std::optional<std::vector<uint64_t>> times(const std::string& pointer) const {
-        if (at(pointer) == nullptr) return std::nullopt;
+        const json* v = at(pointer, {ParamKind::time_list});
+        if (v == nullptr || !v->is_array()) return std::nullopt;
         std::vector<uint64_t> out;
-        for (size_t i = 0; i < count(pointer); ++i) {
-            const auto t = time(pointer + "/" + std::to_string(i));
+        for (const json& e : *v) {
+            const auto t = e.is_string() ? parse_time(e.get<std::string>()).value : std::nullopt;
             if (!t) return std::nullopt;
             out.push_back(*t);
         }
@@ -597,17 +637,48 @@ public:
     }
     // PERF_SAMPLE_* bits of session.sample_type.
     std::optional<uint64_t> sample_bits() const {
-        const json* v = at("/session/sample_type");
-        if (v == nullptr || !v->is_array()) return std::nullopt;
+        const auto v = names("/session/sample_type");
+        if (!v) return std::nullopt;
         uint64_t bits = 0;
-        for (const json& name : *v)
-            bits |= perf::sample_bit(name.get<std::string>()).value_or(0);
+        for (const std::string& name : *v) bits |= perf::sample_bit(name).value_or(0);
         return bits;
     }
 
 private:
+    // The value at `pointer`, a key the table declares with one of `kinds` (any kind when
+    // empty: a presence test).
+    const json* at(const std::string& pointer, std::initializer_list<ParamKind> kinds) const {
+        std::string pattern = pattern_of(pointer);
+        const Param* p = find_param(pattern);
+        const bool element = p == nullptr && pattern.size() > 2 &&
+                             pattern.compare(pattern.size() - 2, 2, "/*") == 0;
+        if (element) {
+            // An element of a list: read as the list's element kind.
+            pattern.resize(pattern.size() - 2);
+            p = find_param(pattern);
+            if (p != nullptr) p = list_element(*p);
+        }
+        if (p == nullptr)
+            throw std::logic_error("the loader reads " + pointer +
+                                   ", a key params.cpp does not declare");
+        if (kinds.size() != 0 && std::find(kinds.begin(), kinds.end(), p->kind) == kinds.end())
+            throw std::logic_error("the loader reads " + pointer +
+                                   " as another kind than params.cpp declares");
+        if (m_read) m_read->insert(pattern);
+        if (m_errors.bad(pointer)) return nullptr;
+        const json::json_pointer jp(pointer);
+        return m_doc.contains(jp) ? &m_doc.at(jp) : nullptr;
+    }
+    std::optional<std::string> text(const std::string& pointer,
+                                    std::initializer_list<ParamKind> kinds) const {
+        const json* v = at(pointer, kinds);
+        if (v == nullptr || !v->is_string()) return std::nullopt;
+        return v->get<std::string>();
+    }
+
     const json& m_doc;
     const Errors& m_errors;
+    std::set<std::string>* m_read;
 };
 
 // ---- defaults (the one place) --------------------------------------------------------
@@ -964,11 +1035,13 @@ private:
 
 // ---- conversion ----------------------------------------------------------------------
 
+// The enumerator a validated choice names. A choice of the table without one here is a bug
+// of ringsim's (the table and this mapping disagree): thrown, never a silent default.
 template <typename E, size_t N>
 E enum_of(const std::string& name, const std::pair<const char*, E> (&names)[N]) {
     for (const auto& [n, e] : names)
         if (name == n) return e;
-    return names[0].second;
+    throw std::logic_error("the loader has no enumerator for the choice \"" + name + "\"");
 }
 
 Writer to_writer(const Values& r, const std::string& w) {
@@ -996,14 +1069,14 @@ Writer to_writer(const Values& r, const std::string& w) {
     return out;
 }
 
-void to_session(const Values& r, const json& eff, Scenario& s) {
+void to_session(const Values& r, Scenario& s) {
     static const std::pair<const char*, Deployment> deployments[] = {
         {"per-cpu", Deployment::per_cpu},
         {"per-thread", Deployment::per_thread},
         {"system-wide", Deployment::system_wide}};
     s.deployment = enum_of(*r.text("/session/deployment"), deployments);
-    for (const json& c : eff.at("session").at("cpus"))
-        s.traced_cpus.push_back(c.get<unsigned>());
+    const std::vector<uint64_t> cpus = *r.integers("/session/cpus");
+    for (uint64_t c : cpus) s.traced_cpus.push_back(unsigned(c));
     s.page_size = *r.size("/session/page_size");
     s.data_pages = *r.integer("/session/data_pages");
     s.overwrite = *r.boolean("/session/overwrite");
@@ -1011,13 +1084,15 @@ void to_session(const Values& r, const json& eff, Scenario& s) {
     s.wakeup_watermark = *r.size("/session/wakeup_watermark");
     s.wakeup_events = *r.integer("/session/wakeup_events");
     s.sample_id_all = *r.boolean("/session/sample_id_all");
-    s.sample_type = eff.at("session").at("sample_type").get<std::vector<std::string>>();
+    s.sample_type = *r.names("/session/sample_type");
     for (size_t i = 0; i < r.count("/session/pause"); ++i) {
         const std::string window = "/session/pause/" + std::to_string(i);
         s.pauses.push_back({*r.time(window + "/at"), *r.time(window + "/length")});
     }
     s.migrate_every_ps = *r.time("/session/migrate_every");
-    s.mapping = *r.text("/session/mapping") == "lazy" ? Mapping::lazy : Mapping::eager;
+    static const std::pair<const char*, Mapping> mappings[] = {{"eager", Mapping::eager},
+                                                                {"lazy", Mapping::lazy}};
+    s.mapping = enum_of(*r.text("/session/mapping"), mappings);
     s.aux.enabled = *r.boolean("/session/aux/enabled");
     s.aux.pages = *r.integer("/session/aux/pages");
     s.aux.watermark = *r.size("/session/aux/watermark");
@@ -1045,13 +1120,12 @@ void to_trace_and_etr(const Values& r, Scenario& s) {
     s.etr.burst = *r.size("/etr/burst");
     s.etr.memerr_at_ps = *r.times("/etr/memerr_at");
     s.etr.sg_walk_ps = *r.time("/etr/sg_walk");
-    {
-        const std::string f = *r.text("/etr/sg_table_fault");
-        s.etr.sg_table_fault = f == "invalid_entry"    ? SgTableFault::invalid_entry
-                               : f == "missing_link"   ? SgTableFault::missing_link
-                               : f == "last_too_early" ? SgTableFault::last_too_early
-                                                       : SgTableFault::none;
-    }
+    static const std::pair<const char*, SgTableFault> faults[] = {
+        {"none", SgTableFault::none},
+        {"invalid_entry", SgTableFault::invalid_entry},
+        {"missing_link", SgTableFault::missing_link},
+        {"last_too_early", SgTableFault::last_too_early}};
+    s.etr.sg_table_fault = enum_of(*r.text("/etr/sg_table_fault"), faults);
 }
 
 void to_consumer(const Values& r, Scenario& s) {
@@ -1116,15 +1190,15 @@ void to_memory(const Values& r, Scenario& s) {
 }
 
 // Only called on an error-free effective config, where every key is present and valid.
-Scenario to_scenario(const json& eff) {
+Scenario to_scenario(const json& eff, std::set<std::string>& read) {
     const Errors none;
-    const Values r(eff, none);
+    const Values r(eff, none, &read);
     Scenario s;
     s.description = *r.text("/description");
     s.seed = *r.integer("/seed");
     s.duration_ps = *r.time("/duration");
     s.cpus = static_cast<unsigned>(*r.integer("/platform/cpus"));
-    to_session(r, eff, s);
+    to_session(r, s);
     s.irq_work_latency_ps = *r.time("/kernel/irq_work_latency");
     s.ipi_latency_ps = *r.time("/kernel/ipi_latency");
     s.page_fault_ps = *r.time("/kernel/page_fault");
@@ -1157,7 +1231,7 @@ LoadResult load_document(std::optional<json> doc, Errors errors,
             errors.add("", "a JSON object of scenario keys", json_text(*doc));
         result.effective = fill_defaults(*doc, errors);
         if (result.effective.is_object()) CrossChecks(result.effective, errors).run();
-        if (errors.empty()) result.scenario = to_scenario(result.effective);
+        if (errors.empty()) result.scenario = to_scenario(result.effective, result.keys_read);
     }
     result.errors = std::move(errors).sorted();
     return result;

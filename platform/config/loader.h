@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct LoadResult {
     std::optional<Scenario> scenario; // empty when errors is not
     nlohmann::json effective;         // every key present, derived defaults computed
     std::vector<ConfigError> errors;  // all of them, in document order
+    // The table's keys the typed Scenario was read from ("/workload/writers/*/rate"): the
+    // test that every declared key reaches the Scenario reads it.
+    std::set<std::string> keys_read;
 };
 
 // Loads a scenario file. `sets` are "PATH=VALUE" overrides applied in order (PATH dotted,

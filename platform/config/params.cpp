@@ -4,6 +4,8 @@
 // live here so that users read them in the reference.
 #include "platform/config/params.h"
 
+#include "models/memory/linux_barriers.h"
+
 #include "platform/config/units.h"
 
 #include <algorithm>
@@ -224,42 +226,42 @@ std::vector<Param> make_table() {
             .desc("The four barriers of the protocol as switches; defaults are what Linux does."),
         key("/barriers/data", K::object).desc("The regular (data) ring buffer's barriers."),
         key("/barriers/data/A", K::enumeration)
-            .def("ctrl")
+            .def(models::barrier_kind_name(models::kLinuxDataBarriers.a))
             .one_of({"ctrl", "none"})
             .desc("(A) producer: the control dependency on data_tail before record stores; "
                   "pairs with (D)."),
         key("/barriers/data/B", K::enumeration)
-            .def("wmb")
+            .def(models::barrier_kind_name(models::kLinuxDataBarriers.b))
             .one_of({"wmb", "mb", "release", "none"})
             .desc("(B) producer: between the record stores and the data_head store (the "
                   "kernel's smp_wmb); pairs with (C)."),
         key("/barriers/data/C", K::enumeration)
-            .def("acquire")
+            .def(models::barrier_kind_name(models::kLinuxDataBarriers.c))
             .one_of({"rmb", "acquire", "mb", "none"})
             .desc("(C) consumer: after the data_head load (perf's smp_load_acquire); pairs "
                   "with (B)."),
         key("/barriers/data/D", K::enumeration)
-            .def("release")
+            .def(models::barrier_kind_name(models::kLinuxDataBarriers.d))
             .one_of({"mb", "release", "rmb", "wmb", "none"})
             .desc("(D) consumer: before the data_tail store (perf's smp_store_release); pairs "
                   "with (A)."),
         key("/barriers/aux", K::object)
             .desc("The AUX buffer's barriers (B is the ETR driver's smp_wmb after its copy)."),
         key("/barriers/aux/A", K::enumeration)
-            .def("ctrl")
+            .def(models::barrier_kind_name(models::kLinuxAuxBarriers.a))
             .one_of({"ctrl", "none"})
             .desc("(A) perf_aux_output_begin's control dependency on aux_tail; pairs with (D)."),
         key("/barriers/aux/B", K::enumeration)
-            .def("wmb")
+            .def(models::barrier_kind_name(models::kLinuxAuxBarriers.b))
             .one_of({"wmb", "mb", "release", "none"})
             .desc("(B) the driver's barrier between the trace bytes and aux_head; pairs with "
                   "(C)."),
         key("/barriers/aux/C", K::enumeration)
-            .def("rmb")
+            .def(models::barrier_kind_name(models::kLinuxAuxBarriers.c))
             .one_of({"rmb", "acquire", "mb", "none"})
             .desc("(C) perf's smp_rmb after reading aux_head; pairs with (B)."),
         key("/barriers/aux/D", K::enumeration)
-            .def("mb")
+            .def(models::barrier_kind_name(models::kLinuxAuxBarriers.d))
             .one_of({"mb", "release", "rmb", "wmb", "none"})
             .desc("(D) perf's smp_mb before writing aux_tail; pairs with (A)."),
 

@@ -633,5 +633,44 @@ TEST(Loader, NoCrossRuleOnTopOfAnEarlierError) {
     EXPECT_EQ(r.errors[0].pointer, "/session/data_pages");
 }
 
+TEST(Loader, EveryDeclaredKeyReachesTheScenario) {
+    // Every key of the table is read into the typed Scenario (a key only validated would be
+    // a knob that does nothing), and a read of a key the table does not declare throws (a
+    // typo in the loader cannot pass silently). A scenario with one element in every array.
+    const LoadResult r = load(R"({
+      "description": "every key",
+      "session": {"aux": {"enabled": true, "snapshot": true, "snapshot_at": ["1ms"]},
+                  "pause": [{"at": "1ms", "length": "1us"}]},
+      "workload": {"writers": [{"name": "w", "rate": "1kHz"}]},
+      "trace": {"phases": [{"at": "1ms", "rate": "1GB/s"}]},
+      "etr": {"memerr_at": ["2ms"]}
+    })");
+    ASSERT_TRUE(r.scenario) << joined(r);
+    std::vector<std::string> unread;
+    for (const Param& p : params())
+        if (p.kind != ParamKind::object && r.keys_read.count(p.path) == 0)
+            unread.push_back(p.path);
+    EXPECT_EQ(unread, std::vector<std::string>{});
+}
+
+TEST(Loader, EveryChoiceOfEveryEnumerationHasItsEnumerator) {
+    // The table's choices and the loader's mapping to the models' enums must agree: a choice
+    // without an enumerator would be a logic error, reported as a load error.
+    const std::string aux = R"({"description": "choices", "session": {"aux": {"enabled": true}},
+                                "workload": {"writers": [{"name": "w", "rate": "1kHz"}]}})";
+    for (const Param& p : params()) {
+        if (p.kind != ParamKind::enumeration) continue;
+        const std::string path = p.path.find("/*/") != std::string::npos
+                                     ? "workload.writers.0." + p.path.substr(p.path.rfind('/') + 1)
+                                     : p.path;
+        for (const std::string& choice : p.choices) {
+            const LoadResult r = load(aux, {path + "=" + json(choice).dump()});
+            EXPECT_EQ(joined(r).find("no enumerator"), std::string::npos)
+                << p.path << " = " << choice << ": " << joined(r);
+            EXPECT_EQ(joined(r).find("the loader reads"), std::string::npos) << joined(r);
+        }
+    }
+}
+
 } // namespace
 } // namespace ringsim::config

@@ -9,6 +9,7 @@
 #include "models/kernel/perf_abi.h"
 #include "models/kernel/perf_wakeup.h"
 #include "models/kernel/record_writer.h"
+#include "models/kernel/scheduler.h"
 #include "models/memory/engine_port.h"
 #include "models/user/perf_consumer.h"
 
@@ -30,13 +31,31 @@ struct OneBufferRig {
     std::unique_ptr<models::Checker> checker;
     std::vector<std::unique_ptr<models::RecordWriter>> writers;
     std::unique_ptr<models::PerfConsumer> consumer;
-    bool finished = false;
     int running = 0;
+
+    // The tool is done (the run's end).
+    struct End : models::ConsumerObserver {
+        bool finished = false;
+        void on_finished() override { finished = true; }
+    } end;
+
+    // CPU 0's task, never switched out nor moved.
+    models::Scheduler& scheduler() {
+        if (!sched) {
+            models::SchedulerParams sp;
+            sp.traced = {0};
+            sched = std::make_unique<models::Scheduler>(
+                sp, std::vector<models::SchedCpu>{{&cpu0, &mem.agent("cpu0")}});
+        }
+        return *sched;
+    }
+    std::unique_ptr<models::Scheduler> sched;
 
     // `watermark` 0: the default, half the buffer.
     explicit OneBufferRig(uint64_t watermark = 0) {
         models::PerfBufferParams p;
         p.name = "cpu0";
+        p.page_size = 4096;
         p.nr_pages = 1;
         p.user_page = phys.allocate("up", 4096, 4096);
         p.data = phys.allocate("data", 4096, 4096);
@@ -69,9 +88,9 @@ struct OneBufferRig {
         p.sample_size = size;
         p.write_time = write_time;
         p.sample_type = kRigSampleType;
-        models::WriteTarget t{&cpu0, &mem.agent("cpu0"), rb.get()};
+        p.sample_id_all = true;
         writers.push_back(std::make_unique<models::RecordWriter>(
-            name, p, [t] { return t; }, [this] {
+            name, p, scheduler(), 0, *rb, [this] {
                 if (--running == 0 && consumer) consumer->workload_exited();
             }));
         ++running;
@@ -81,14 +100,13 @@ struct OneBufferRig {
         p.wakeup_latency = 5'500'000;
         p.copy_bandwidth = 1e9;
         p.write_bandwidth = 1e9;
+        if (p.mmap_flush == 0) p.mmap_flush = 1; // perf's default --mmap-flush
         models::ConsumerMmap m{rb.get(), wakeup.get(), &stats, rb->params().user_page,
                                rb->params().data, 4096, false, false};
         consumer = std::make_unique<models::PerfConsumer>(
-            "consumer", p, mem.agent("cpu1"), std::vector<models::ConsumerMmap>{m}, *checker,
-            [this] {
-                checker->finish();
-                finished = true;
-            });
+            "consumer", p, mem.agent("cpu1"), std::vector<models::ConsumerMmap>{m});
+        consumer->add_observer(checker.get());
+        consumer->add_observer(&end);
     }
     // A word of the control page, e.g. perf::kOffDataTail.
     uint64_t word(uint64_t off) { return phys.read_u64(rb->params().user_page + off); }

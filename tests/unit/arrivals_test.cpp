@@ -44,6 +44,7 @@ TEST(Arrivals, BurstsAreBackToBack) {
 TEST(Arrivals, SameSeedSameTimes) {
     ArrivalParams p;
     p.kind = ArrivalKind::poisson;
+    p.rate_hz = 1000;
     ArrivalProcess a(p, 99), b(p, 99), c(p, 100);
     bool differs = false;
     for (int i = 0; i < 100; ++i) {

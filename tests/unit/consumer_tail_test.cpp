@@ -53,7 +53,7 @@ void expect_tail_steps(Rig& r, const std::vector<Picos>& at) {
 
 void finish(Rig& r) {
     sc_core::sc_start();
-    EXPECT_TRUE(r.finished);
+    EXPECT_TRUE(r.end.finished);
     EXPECT_EQ(r.stats.records_produced, r.stats.records_delivered);
     EXPECT_EQ(r.stats.violations_total, 0u);
 }
@@ -153,7 +153,7 @@ void lost_record_case(Picos lost_cost, Picos lost_done) {
     run_until(lost_done + 3'048'000);
     EXPECT_EQ(r.tail(), 3072u + 48 + 1024);
     sc_core::sc_start();
-    EXPECT_TRUE(r.finished);
+    EXPECT_TRUE(r.end.finished);
     EXPECT_EQ(r.stats.lost_records, 1u);
     EXPECT_EQ(r.stats.lost_reported, 1u);
     EXPECT_EQ(r.stats.records_delivered, 4u);

@@ -515,7 +515,7 @@ TEST(EtrSink, ScatterGatherBufferHoldsTheSameBytesAtTranslatedAddresses) {
 // table the driver could not have built is STS.MemErr for the capture (E4, D10).
 struct SgRig : Rig {
     Addr pool = 0;
-    SgRig(uint64_t pages, EtrSinkParams::TableFault fault)
+    SgRig(uint64_t pages, SgTableFault fault)
         : Rig(pages * kSgPageSize, 1e12, 4096) {
         pool = phys.allocate("etr.sg_pages", pages * kSgPageSize, kSgPageSize);
         const Addr table = phys.allocate("etr.sg_table", 2 * kSgPageSize, kSgPageSize);
@@ -528,7 +528,7 @@ struct SgRig : Rig {
 };
 
 TEST(EtrSink, AnSgWalkOverTwoTablePagesCostsTwoWalksAndDelaysTheFirstWrite) {
-    SgRig r(1100, EtrSinkParams::TableFault::none);
+    SgRig r(1100, SgTableFault::none);
     bool memerr = true;
     uint64_t written_at_150ns = 1, written_at_1us = 0;
     uint64_t written_at_200ns = 1, written_at_200ns_16ps = 0;
@@ -565,7 +565,7 @@ TEST(EtrSink, AnSgWalkOverTwoTablePagesCostsTwoWalksAndDelaysTheFirstWrite) {
 // type-0 entry in its first slot, or a data entry where its link belongs), 100 ns, and the
 // capture has STS.MemErr. One elaboration per process: the other breaks run end to end in
 // aux_path_test.
-void expect_memerr_at_enable(EtrSinkParams::TableFault fault) {
+void expect_memerr_at_enable(SgTableFault fault) {
     SgRig r(1100, fault);
     bool memerr = false;
     r.build([&] {
@@ -581,9 +581,9 @@ void expect_memerr_at_enable(EtrSinkParams::TableFault fault) {
 }
 
 TEST(EtrSink, AMissingLinkBetweenTableSegmentsIsMemErrForTheCapture) {
-    expect_memerr_at_enable(EtrSinkParams::TableFault::missing_link);
+    expect_memerr_at_enable(SgTableFault::missing_link);
 }
 
 TEST(EtrSink, AnInvalidEntryIsMemErrOnTheFirstTablePage) {
-    expect_memerr_at_enable(EtrSinkParams::TableFault::invalid_entry);
+    expect_memerr_at_enable(SgTableFault::invalid_entry);
 }

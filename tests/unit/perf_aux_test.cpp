@@ -36,6 +36,7 @@ struct Aux : ::testing::Test {
         up = phys.allocate("up", 4096, 4096);
         PerfBufferParams p;
         p.name = "rb";
+        p.page_size = 4096;
         p.nr_pages = data_pages;
         p.user_page = up;
         p.data = phys.allocate("data", data_pages * 4096, 4096);

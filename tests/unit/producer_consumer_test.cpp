@@ -49,7 +49,7 @@ TEST(ProducerConsumer, WatermarkWakeupThenPushAtExactTimes) {
     run_until(14'036'000);
     EXPECT_EQ(r.word(perf::kOffDataTail), 768u);
     sc_core::sc_start();
-    EXPECT_TRUE(r.finished);
+    EXPECT_TRUE(r.end.finished);
     EXPECT_EQ(r.stats.records_produced, 100u);
     EXPECT_EQ(r.stats.records_delivered, 100u);
     EXPECT_EQ(r.stats.violations_total, 0u);

@@ -1,0 +1,11 @@
+// The perf tool's reading policies (perf_consumer.h says what each does): which reader,
+// when it stores data_tail, and how its per-record cost is drawn.
+#pragma once
+
+namespace ringsim::models {
+
+enum class ReaderKind { push, libperf };
+enum class TailUpdate { batch, per_record };
+enum class CostDistribution { fixed, exponential };
+
+} // namespace ringsim::models
