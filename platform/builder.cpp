@@ -195,7 +195,7 @@ void Platform::map_tool() {
         if (const std::string why = perf::data_mmap_error(0, data.size()); !why.empty())
             throw ModelError("perf_mmap refused the data mapping of " + b.name + ": " + why);
         // Read-only for an overwrite buffer (R11): perf maps it without PROT_WRITE.
-        t.user_page = m_tool_space->mmap(b.name, data, 0, !p.overwrite, &b.stats);
+        t.user_page = m_tool_space->mmap(b.name, data, 0, !p.overwrite, &b.mmu);
         t.data = t.user_page + m_sc.page_size;
         // The AUX area is mapped by the tool itself, once it has written aux_offset and
         // aux_size into this control page (perf::mmap_aux, from the AUX reader's start).
@@ -357,7 +357,7 @@ void Platform::build_aux_reader() {
             m.area.pages.push_back(m_aux_bases[i] + k * m_sc.page_size);
         m.area.data_size = m_buffers[i].rb->data_size();
         m.area.aux = &m_auxes[i];
-        m.area.stats = &m_buffers[i].stats;
+        m.area.mmu = &m_buffers[i].mmu;
         mmaps.push_back(m);
     }
     m_aux_reader = std::make_unique<AuxtraceReader>(p, *m_tool_port, *m_ports[m_sc.consumer_cpu],
@@ -378,6 +378,7 @@ std::vector<const coresight::EtmSource*> Platform::aux_sources(unsigned buffer) 
 StatInstances Platform::buffer_stat_instances(unsigned i) const {
     StatInstances in;
     in.add(m_buffers.at(i).stats);
+    in.add(m_buffers.at(i).mmu);
     if (m_sc.aux.enabled) {
         // The buffer's AUX area, the event writing into it and the books of its trace.
         in.add(m_auxes.at(i));
@@ -392,6 +393,7 @@ StatInstances Platform::total_stat_instances() const {
     in.add(*m_consumer);
     for (unsigned i = 0; i < m_buffers.size(); ++i) {
         in.add(m_buffers[i].stats);
+        in.add(m_buffers[i].mmu);
         if (!m_sc.aux.enabled) continue;
         in.add(m_auxes[i]);
         in.add(*m_events[i]);

@@ -33,6 +33,7 @@ struct BufferSlot {
     std::string name;             // "cpu2", or "task" for a per-thread buffer
     int cpu = -1;                 // the CPU it belongs to; -1 for per-thread
     models::BufferStats stats;
+    models::MmuCounters mmu;      // the perf tool's MMU on its mappings of this buffer
     std::unique_ptr<models::PerfBuffer> rb;
     std::unique_ptr<models::PerfWakeup> wakeup;
 };

@@ -137,8 +137,8 @@ int cmd_run(const Args& a) {
             std::cerr << "ringsim run: cannot write the timeline " << a.timeline << "\n";
             return kExitBadInput;
         }
-        top.engine().set_observer(timeline.get());
-        top.consumer_mmu().set_observer(timeline.get());
+        top.engine().add_observer(timeline.get());
+        top.consumer_mmu().add_observer(timeline.get());
     }
     // Only with --series is there a sampler: one timed event per interval, reading state.
     std::ofstream series_file;
@@ -161,8 +161,8 @@ int cmd_run(const Args& a) {
         }
     }
     if (timeline) {
-        top.engine().set_observer(nullptr);
-        top.consumer_mmu().set_observer(nullptr);
+        top.engine().remove_observer(timeline.get());
+        top.consumer_mmu().remove_observer(timeline.get());
     }
     if (timeline && !timeline->close()) {
         std::cerr << "ringsim run: cannot write the timeline " << a.timeline << "\n";

@@ -1,5 +1,6 @@
 #include "models/check/aux_checker.h"
 
+#include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 #include "models/common/time_text.h"
 #include "models/coresight/formatter.h"
@@ -18,7 +19,6 @@ using coresight::TraceLoss;
 
 namespace {
 constexpr uint64_t kFrame = coresight::kFrameSize;
-Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 
 // The gap a loss of the sink's leaves in the trace. A switch, not a cast: a TraceLoss added
 // without its GapCause fails to compile (-Wswitch, warnings are errors).
@@ -495,7 +495,7 @@ void AuxChecker::add(std::string where, std::string kind, uint64_t pos, std::str
     v.buffer = std::move(where);
     v.kind = std::move(kind);
     v.pos = pos;
-    v.at_ps = now_ps();
+    v.at_ps = sim_now();
     v.barriers = std::move(barriers);
     v.explanation = std::move(explanation);
     v.fix = std::move(fix);

@@ -22,7 +22,7 @@
 #include "models/coresight/etm_source.h"
 #include "models/coresight/trace_decoder.h"
 #include "models/coresight/trace_loss.h"
-#include "models/user/auxtrace_reader.h"
+#include "models/user/tool_observers.h"
 
 #include <deque>
 #include <memory>

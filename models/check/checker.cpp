@@ -1,5 +1,6 @@
 #include "models/check/checker.h"
 
+#include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 #include "models/common/time_text.h"
 #include "models/kernel/perf_abi.h"
@@ -8,13 +9,11 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
-#include <systemc>
 
 namespace ringsim::models {
 
 namespace {
 
-uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 
 bool off(BarrierKind k) { return k == BarrierKind::none; }
 
@@ -59,9 +58,9 @@ struct Checker::Stream : RecordObserver {
         e.pos = pos;
         e.bytes = bytes;
         e.lost = lost;
-        e.stored_at_ps = now_ps();
+        e.stored_at_ps = sim_now();
         e.stores = stores;
-        e.performed_at_ps = now_ps();
+        e.performed_at_ps = sim_now();
         stores.each([&](uint64_t seq) {
             if (const OpRecord* op = engine ? engine->store_record(seq) : nullptr)
                 e.performed_at_ps = std::max(e.performed_at_ps, op->perform);
@@ -115,7 +114,7 @@ void Checker::add(Stream& s, Violation v) {
     else ++st.violations_accounting;
     if (m_violations.size() >= m_keep) return;
     v.buffer = s.buf.name;
-    v.at_ps = now_ps();
+    v.at_ps = sim_now();
     m_violations.push_back(std::move(v));
 }
 

@@ -13,7 +13,7 @@
 #include "models/kernel/perf_buffer.h"
 #include "models/memory/ordering_engine.h"
 #include "models/memory/linux_barriers.h"
-#include "models/user/perf_consumer.h"
+#include "models/user/tool_observers.h"
 
 #include <functional>
 #include <memory>

@@ -24,11 +24,6 @@ struct BufferStats {
     uint64_t consumer_bytes_copied = 0;
     uint64_t consumer_keep_up_failures = 0;
     uint64_t consumer_overwrite_races = 0;
-    // The consumer's MMU (mmu.h): its mappings of this buffer (data and AUX).
-    uint64_t mmu_page_faults = 0;
-    uint64_t mmu_fault_time = 0; // ps
-    uint64_t mmu_tlb_misses = 0;
-    uint64_t mmu_tlb_hits = 0;
     // Checker: ground truth against what the consumer parsed.
     uint64_t records_delivered = 0;
     uint64_t samples_in_perf_data = 0; // PERF_RECORD_SAMPLE, delivered or copied twice

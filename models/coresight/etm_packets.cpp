@@ -59,21 +59,21 @@ const char* to_string(EtmCorruption c) {
 // Encoder
 
 EtmEncoder::EtmEncoder(uint8_t trace_id, uint32_t sync_period_counts)
-    : trace_id_(trace_id), sync_period_(sync_period_counts) {}
+    : m_trace_id(trace_id), m_sync_period(sync_period_counts) {}
 
 void EtmEncoder::start(std::vector<uint8_t>& out) {
     const size_t at = out.size();
     out.resize(at + kStartSize);
     put_start(out.data() + at);
-    since_sync_ = 0;
+    m_since_sync = 0;
 }
 
-// A sync goes before a packet when sync_period_ packets have followed the last one.
+// A sync goes before a packet when m_sync_period packets have followed the last one.
 uint64_t EtmEncoder::syncs_before(uint64_t n) const {
-    if (sync_period_ == 0 || n == 0) return 0;
-    const uint64_t left = since_sync_ >= sync_period_ ? 0 : sync_period_ - since_sync_;
+    if (m_sync_period == 0 || n == 0) return 0;
+    const uint64_t left = m_since_sync >= m_sync_period ? 0 : m_sync_period - m_since_sync;
     if (n <= left) return 0;
-    return 1 + (n - 1 - left) / sync_period_;
+    return 1 + (n - 1 - left) / m_sync_period;
 }
 
 uint64_t EtmEncoder::emit_size(uint64_t n) const {
@@ -98,14 +98,14 @@ void EtmEncoder::emit(uint64_t first_count, uint64_t n, std::vector<uint8_t>& ou
     out.resize(at + emit_size(n));
     uint8_t* p = out.data() + at;
     for (uint64_t k = 0; k < n; ++k) {
-        if (sync_period_ != 0 && since_sync_ >= sync_period_) {
+        if (m_sync_period != 0 && m_since_sync >= m_sync_period) {
             put_start(p);
             p += kStartSize;
-            since_sync_ = 0;
+            m_since_sync = 0;
         }
         put_count_packet(first_count + k, p);
         p += kCountPacketSize;
-        ++since_sync_;
+        ++m_since_sync;
     }
 }
 
@@ -113,8 +113,8 @@ void EtmEncoder::emit(uint64_t first_count, uint64_t n, std::vector<uint8_t>& ou
 // Decoder
 
 void EtmDecoder::expect_next(uint64_t count) {
-    have_expected_ = true;
-    expected_ = count;
+    m_have_expected = true;
+    m_expected = count;
 }
 
 namespace {
@@ -158,35 +158,35 @@ uint64_t low_bit7s(size_t k) {
 
 // Inline: the fast paths of feed() call it once per count packet.
 inline void EtmDecoder::count_done(uint64_t low_bits) {
-    state_ = State::kIdle;
-    pkt_len_ = 0;
+    m_state = State::kIdle;
+    m_pkt_len = 0;
     // As an ETMv4 decoder does, the packet replaces only the low bits of the known value.
-    const uint64_t base = have_expected_ ? expected_ : 0;
+    const uint64_t base = m_have_expected ? m_expected : 0;
     const uint64_t count = (base & ~kCountValueMask) | low_bits;
-    if (have_expected_ && count != expected_) {
-        if (count > expected_) {
+    if (m_have_expected && count != m_expected) {
+        if (count > m_expected) {
             EtmGap gap;
-            gap.first_missing = expected_;
-            gap.missing = count - expected_;
-            gap.after_sync = sync_since_count_;
-            gap.skipped_bytes = skipped_since_count_;
-            ++stats_.gaps;
-            stats_.missing_counts += gap.missing;
-            if (listener_) listener_->on_gap(pkt_pos_, gap);
+            gap.first_missing = m_expected;
+            gap.missing = count - m_expected;
+            gap.after_sync = m_sync_since_count;
+            gap.skipped_bytes = m_skipped_since_count;
+            ++m_stats.gaps;
+            m_stats.missing_counts += gap.missing;
+            if (m_listener) m_listener->on_gap(m_pkt_pos, gap);
         } else {
-            ++stats_.disorders;
-            if (listener_) listener_->on_disorder(pkt_pos_, expected_ - 1, count);
+            ++m_stats.disorders;
+            if (m_listener) m_listener->on_disorder(m_pkt_pos, m_expected - 1, count);
         }
     }
-    ++stats_.counts;
-    if (!stats_.any_count) stats_.first_count = count;
-    stats_.any_count = true;
-    stats_.last_count = count;
-    have_expected_ = true;
-    expected_ = count + 1;
-    sync_since_count_ = false;
-    skipped_since_count_ = 0;
-    if (listener_) listener_->on_count(pkt_pos_, count);
+    ++m_stats.counts;
+    if (!m_stats.any_count) m_stats.first_count = count;
+    m_stats.any_count = true;
+    m_stats.last_count = count;
+    m_have_expected = true;
+    m_expected = count + 1;
+    m_sync_since_count = false;
+    m_skipped_since_count = 0;
+    if (m_listener) m_listener->on_count(m_pkt_pos, count);
 }
 
 // The fast paths below only ever take bytes the per-byte state machine (step) would accept
@@ -196,7 +196,7 @@ void EtmDecoder::feed(const uint8_t* data, size_t n) {
     const uint8_t* p = data;
     const uint8_t* const end = data + n;
     while (p < end) {
-        if (state_ == State::kIdle) {
+        if (m_state == State::kIdle) {
             // Most of a healthy stream is whole count packets: take them 8 bytes at a time.
             while (end - p >= static_cast<std::ptrdiff_t>(kCountPacketSize) && try_fast_count(p))
                 p += kCountPacketSize;
@@ -208,49 +208,49 @@ void EtmDecoder::feed(const uint8_t* data, size_t n) {
                 const uint64_t w = load_le_upto8(p, data, end) >> 8; // the k-1 value bytes
                 const uint64_t cont = k > 1 ? low_bit7s(k - 1) : 0;
                 if ((w & cont) == cont) {
-                    state_ = State::kCount;
-                    pkt_pos_ = pos_;
-                    pkt_len_ = static_cast<uint8_t>(k);
-                    pkt_zero_tail_ = 0; // 0x02 and bytes with bit 7 set are not 0x00
-                    value_ = gather7(w);
-                    pos_ += k;
+                    m_state = State::kCount;
+                    m_pkt_pos = m_pos;
+                    m_pkt_len = static_cast<uint8_t>(k);
+                    m_pkt_zero_tail = 0; // 0x02 and bytes with bit 7 set are not 0x00
+                    m_value = gather7(w);
+                    m_pos += k;
                     break;
                 }
             }
-        } else if (state_ == State::kCount) {
+        } else if (m_state == State::kCount) {
             // The rest of a count packet cut by the previous chunk.
-            const size_t need = kCountPacketSize - pkt_len_; // value bytes still to come, 1..7
+            const size_t need = kCountPacketSize - m_pkt_len; // value bytes still to come, 1..7
             if (static_cast<size_t>(end - p) >= need) {
                 const uint64_t w = load_le_upto8(p, data, end) & (~uint64_t{0} >> (8 * (8 - need)));
                 const uint64_t cont = low_bit7s(need);
                 const uint64_t want = cont & ~(uint64_t{0x80} << (8 * (need - 1)));
                 if ((w & cont) == want) {
-                    pos_ += need;
+                    m_pos += need;
                     p += need;
-                    count_done(value_ | (gather7(w) << (7 * (pkt_len_ - 1))));
+                    count_done(m_value | (gather7(w) << (7 * (m_pkt_len - 1))));
                     continue;
                 }
             }
         }
         step(*p);
-        ++pos_;
+        ++m_pos;
         ++p;
     }
-    stats_.bytes = pos_;
+    m_stats.bytes = m_pos;
 }
 
 // A whole count packet at p[0..7] when it is well formed (else the slow path reports it).
 bool EtmDecoder::try_fast_count(const uint8_t* p) {
     const uint64_t w = load_le64(p);
     if (!is_count_word(w)) return false;
-    pkt_pos_ = pos_;
-    pos_ += kCountPacketSize;
+    m_pkt_pos = m_pos;
+    m_pos += kCountPacketSize;
     count_done(gather7(w >> 8));
     return true;
 }
 
 void EtmDecoder::step(uint8_t b) {
-    switch (state_) {
+    switch (m_state) {
     case State::kUnsynced:
         scan_unsynced(b);
         return;
@@ -271,53 +271,53 @@ void EtmDecoder::step(uint8_t b) {
 }
 
 void EtmDecoder::scan_unsynced(uint8_t b) {
-    if (skip_len_ == 0) skip_pos_ = pos_;
-    ++skip_len_;
+    if (m_skip_len == 0) m_skip_pos = m_pos;
+    ++m_skip_len;
     if (b == 0x00) {
-        ++zero_run_;
+        ++m_zero_run;
         return;
     }
-    if (b == kAsyncLastByte && zero_run_ >= kAsyncZeros) {
+    if (b == kAsyncLastByte && m_zero_run >= kAsyncZeros) {
         // The A-Sync is the last 12 bytes of the run; anything before it was skipped.
-        const uint64_t skipped = skip_len_ - kAsyncSize;
-        if (skipped != 0) report_skipped(skip_pos_, skipped);
-        skip_len_ = 0;
-        zero_run_ = 0;
-        pkt_pos_ = pos_ - kAsyncZeros;
+        const uint64_t skipped = m_skip_len - kAsyncSize;
+        if (skipped != 0) report_skipped(m_skip_pos, skipped);
+        m_skip_len = 0;
+        m_zero_run = 0;
+        m_pkt_pos = m_pos - kAsyncZeros;
         sync_found();
         return;
     }
-    zero_run_ = 0;
+    m_zero_run = 0;
 }
 
 void EtmDecoder::start_packet(uint8_t b) {
-    pkt_pos_ = pos_;
-    pkt_len_ = 0;
-    pkt_zero_tail_ = 0;
-    const bool after_sync = state_ == State::kAfterSync;
+    m_pkt_pos = m_pos;
+    m_pkt_len = 0;
+    m_pkt_zero_tail = 0;
+    const bool after_sync = m_state == State::kAfterSync;
     if (b == kHeaderExtension) {
-        state_ = State::kAsync;
+        m_state = State::kAsync;
     } else if (b == kHeaderTraceInfo) {
-        state_ = State::kTraceInfo;
-        plctl_done_ = false;
-        sections_ = 0;
-        field_len_ = 0;
+        m_state = State::kTraceInfo;
+        m_plctl_done = false;
+        m_sections = 0;
+        m_field_len = 0;
     } else if (b == kHeaderTimestamp && !after_sync) {
-        state_ = State::kCount;
-        value_ = 0;
+        m_state = State::kCount;
+        m_value = 0;
     } else {
         corrupt(after_sync ? EtmCorruption::kMissingTraceInfo : EtmCorruption::kUnknownHeader, b);
         return;
     }
-    pkt_len_ = 1;
-    pkt_zero_tail_ = b == 0x00 ? 1 : 0;
+    m_pkt_len = 1;
+    m_pkt_zero_tail = b == 0x00 ? 1 : 0;
 }
 
 void EtmDecoder::continue_async(uint8_t b) {
-    if (b == 0x00 && pkt_len_ < kAsyncZeros) {
-        ++pkt_len_;
-        ++pkt_zero_tail_;
-    } else if (b == kAsyncLastByte && pkt_len_ == kAsyncZeros) {
+    if (b == 0x00 && m_pkt_len < kAsyncZeros) {
+        ++m_pkt_len;
+        ++m_pkt_zero_tail;
+    } else if (b == kAsyncLastByte && m_pkt_len == kAsyncZeros) {
         sync_found();
     } else {
         corrupt(EtmCorruption::kBadAsync, b);
@@ -326,109 +326,109 @@ void EtmDecoder::continue_async(uint8_t b) {
 
 void EtmDecoder::continue_trace_info(uint8_t b) {
     const bool more = (b & kContinuation) != 0;
-    const auto len = static_cast<uint8_t>(field_len_ + 1);
-    if (more && len >= (plctl_done_ ? kSectionMaxBytes : kPlctlMaxBytes)) {
+    const auto len = static_cast<uint8_t>(m_field_len + 1);
+    if (more && len >= (m_plctl_done ? kSectionMaxBytes : kPlctlMaxBytes)) {
         corrupt(EtmCorruption::kBadTraceInfo, b);
         return;
     }
-    ++pkt_len_;
-    pkt_zero_tail_ = b == 0x00 ? pkt_zero_tail_ + 1 : 0;
-    field_len_ = len;
-    if (!plctl_done_ && len == 1) sections_ = b & 0x0f; // INFO, KEY, SPEC, CYCT present bits
+    ++m_pkt_len;
+    m_pkt_zero_tail = b == 0x00 ? m_pkt_zero_tail + 1 : 0;
+    m_field_len = len;
+    if (!m_plctl_done && len == 1) m_sections = b & 0x0f; // INFO, KEY, SPEC, CYCT present bits
     if (more) return;
-    if (!plctl_done_) {
-        plctl_done_ = true;
+    if (!m_plctl_done) {
+        m_plctl_done = true;
     } else {
-        sections_ &= static_cast<uint8_t>(sections_ - 1); // this section is complete
+        m_sections &= static_cast<uint8_t>(m_sections - 1); // this section is complete
     }
-    field_len_ = 0;
-    if (sections_ == 0) trace_info_done();
+    m_field_len = 0;
+    if (m_sections == 0) trace_info_done();
 }
 
 void EtmDecoder::continue_count(uint8_t b) {
-    const size_t i = pkt_len_ - 1; // value byte index
+    const size_t i = m_pkt_len - 1; // value byte index
     const bool last = i + 1 == kCountValueBytes;
     if (((b & kContinuation) != 0) == last) {
         corrupt(EtmCorruption::kBadCount, b);
         return;
     }
-    ++pkt_len_;
-    pkt_zero_tail_ = b == 0x00 ? pkt_zero_tail_ + 1 : 0;
-    value_ |= uint64_t{static_cast<uint8_t>(b & 0x7f)} << (7 * i);
-    if (last) count_done(value_);
+    ++m_pkt_len;
+    m_pkt_zero_tail = b == 0x00 ? m_pkt_zero_tail + 1 : 0;
+    m_value |= uint64_t{static_cast<uint8_t>(b & 0x7f)} << (7 * i);
+    if (last) count_done(m_value);
 }
 
 void EtmDecoder::sync_found() {
-    ++stats_.syncs;
-    sync_since_count_ = true;
-    state_ = State::kAfterSync;
-    pkt_len_ = 0;
-    if (listener_) listener_->on_sync(pkt_pos_);
+    ++m_stats.syncs;
+    m_sync_since_count = true;
+    m_state = State::kAfterSync;
+    m_pkt_len = 0;
+    if (m_listener) m_listener->on_sync(m_pkt_pos);
 }
 
 void EtmDecoder::trace_info_done() {
-    ++stats_.trace_infos;
-    stats_.trace_info_bytes += pkt_len_;
-    state_ = State::kIdle;
-    pkt_len_ = 0;
-    if (listener_) listener_->on_trace_info(pkt_pos_);
+    ++m_stats.trace_infos;
+    m_stats.trace_info_bytes += m_pkt_len;
+    m_state = State::kIdle;
+    m_pkt_len = 0;
+    if (m_listener) m_listener->on_trace_info(m_pkt_pos);
 }
 
 // The packet in progress is broken at byte b: its bytes so far are skipped, and b itself is
 // looked at again as a possible start of the next A-Sync.
 void EtmDecoder::corrupt(EtmCorruption what, uint8_t b) {
-    ++stats_.corruptions;
-    if (listener_) listener_->on_corrupt(pkt_pos_, what);
-    lose_sync(pkt_zero_tail_);
+    ++m_stats.corruptions;
+    if (m_listener) m_listener->on_corrupt(m_pkt_pos, what);
+    lose_sync(m_pkt_zero_tail);
     scan_unsynced(b);
 }
 
 void EtmDecoder::lose_sync(uint64_t zero_tail) {
-    state_ = State::kUnsynced;
-    if (pkt_len_ != 0) {
-        skip_pos_ = pkt_pos_;
-        skip_len_ = pkt_len_;
+    m_state = State::kUnsynced;
+    if (m_pkt_len != 0) {
+        m_skip_pos = m_pkt_pos;
+        m_skip_len = m_pkt_len;
     } else {
-        skip_len_ = 0;
+        m_skip_len = 0;
     }
-    zero_run_ = zero_tail;
-    pkt_len_ = 0;
-    pkt_zero_tail_ = 0;
+    m_zero_run = zero_tail;
+    m_pkt_len = 0;
+    m_pkt_zero_tail = 0;
 }
 
 bool EtmDecoder::in_packet() const {
-    return state_ == State::kAsync || state_ == State::kTraceInfo || state_ == State::kCount;
+    return m_state == State::kAsync || m_state == State::kTraceInfo || m_state == State::kCount;
 }
 
 void EtmDecoder::discontinuity() {
-    if (state_ == State::kUnsynced) {
-        zero_run_ = 0; // an A-Sync cannot straddle missing bytes
+    if (m_state == State::kUnsynced) {
+        m_zero_run = 0; // an A-Sync cannot straddle missing bytes
         return;
     }
     if (in_packet()) {
-        ++stats_.corruptions;
-        if (listener_) listener_->on_corrupt(pkt_pos_, EtmCorruption::kTruncated);
+        ++m_stats.corruptions;
+        if (m_listener) m_listener->on_corrupt(m_pkt_pos, EtmCorruption::kTruncated);
     }
     lose_sync(0);
 }
 
 void EtmDecoder::finish() {
     if (in_packet()) {
-        ++stats_.corruptions;
-        if (listener_) listener_->on_corrupt(pkt_pos_, EtmCorruption::kTruncated);
+        ++m_stats.corruptions;
+        if (m_listener) m_listener->on_corrupt(m_pkt_pos, EtmCorruption::kTruncated);
         lose_sync(0);
     }
-    if (state_ == State::kUnsynced && skip_len_ != 0) {
-        report_skipped(skip_pos_, skip_len_);
-        skip_len_ = 0;
+    if (m_state == State::kUnsynced && m_skip_len != 0) {
+        report_skipped(m_skip_pos, m_skip_len);
+        m_skip_len = 0;
     }
-    zero_run_ = 0;
+    m_zero_run = 0;
 }
 
 void EtmDecoder::report_skipped(uint64_t pos, uint64_t n) {
-    stats_.skipped_bytes += n;
-    skipped_since_count_ += n;
-    if (listener_) listener_->on_skipped(pos, n);
+    m_stats.skipped_bytes += n;
+    m_skipped_since_count += n;
+    if (m_listener) m_listener->on_skipped(pos, n);
 }
 
 } // namespace ringsim::models::coresight

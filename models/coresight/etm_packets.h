@@ -51,8 +51,8 @@ public:
     // real period is in bytes, see the header comment of etm_packets.cpp). 0: only at start().
     explicit EtmEncoder(uint8_t trace_id, uint32_t sync_period_counts = 0);
 
-    uint8_t trace_id() const { return trace_id_; }
-    uint32_t sync_period_counts() const { return sync_period_; }
+    uint8_t trace_id() const { return m_trace_id; }
+    uint32_t sync_period_counts() const { return m_sync_period; }
 
     // Trace start (ETM enabled): A-Sync then Trace Info.
     void start(std::vector<uint8_t>& out);
@@ -66,9 +66,9 @@ public:
 private:
     uint64_t syncs_before(uint64_t n) const;
 
-    uint8_t trace_id_;
-    uint32_t sync_period_;
-    uint64_t since_sync_ = 0; // count packets since the last A-Sync
+    uint8_t m_trace_id;
+    uint32_t m_sync_period;
+    uint64_t m_since_sync = 0; // count packets since the last A-Sync
 };
 
 enum class EtmCorruption : uint8_t {
@@ -128,7 +128,7 @@ struct EtmStats {
 // unsynchronised and searches for the next A-Sync, counting the bytes it skips.
 class EtmDecoder {
 public:
-    explicit EtmDecoder(EtmListener* listener = nullptr) : listener_(listener) {}
+    explicit EtmDecoder(EtmListener* listener = nullptr) : m_listener(listener) {}
 
     void feed(const uint8_t* data, size_t n);
     void feed(const std::vector<uint8_t>& data) { feed(data.data(), data.size()); }
@@ -140,9 +140,9 @@ public:
     // The next count expected, so that loss before the first received count is reported too.
     void expect_next(uint64_t count);
 
-    bool synced() const { return state_ != State::kUnsynced; }
-    uint64_t position() const { return pos_; }
-    const EtmStats& stats() const { return stats_; }
+    bool synced() const { return m_state != State::kUnsynced; }
+    uint64_t position() const { return m_pos; }
+    const EtmStats& stats() const { return m_stats; }
 
 private:
     enum class State : uint8_t {
@@ -169,31 +169,31 @@ private:
     bool in_packet() const;
     void report_skipped(uint64_t pos, uint64_t n);
 
-    EtmListener* listener_;
-    State state_ = State::kUnsynced;
-    uint64_t pos_ = 0; // stream offset of the next byte
-    EtmStats stats_;
+    EtmListener* m_listener;
+    State m_state = State::kUnsynced;
+    uint64_t m_pos = 0; // stream offset of the next byte
+    EtmStats m_stats;
 
     // The packet in progress. Only its length and its trailing 0x00 bytes matter once it
     // turns out corrupt (they may be the start of the next A-Sync), so it is not stored.
-    uint8_t pkt_len_ = 0;
-    uint8_t pkt_zero_tail_ = 0;
-    uint64_t pkt_pos_ = 0;
-    uint64_t value_ = 0;      // Timestamp bits gathered so far
-    bool plctl_done_ = false; // Trace Info: PLCTL read, now in the sections
-    uint8_t sections_ = 0;    // Trace Info: sections still to skip (PLCTL bits)
-    uint8_t field_len_ = 0;   // Trace Info: bytes of the current field so far
+    uint8_t m_pkt_len = 0;
+    uint8_t m_pkt_zero_tail = 0;
+    uint64_t m_pkt_pos = 0;
+    uint64_t m_value = 0;      // Timestamp bits gathered so far
+    bool m_plctl_done = false; // Trace Info: PLCTL read, now in the sections
+    uint8_t m_sections = 0;    // Trace Info: sections still to skip (PLCTL bits)
+    uint8_t m_field_len = 0;   // Trace Info: bytes of the current field so far
 
     // Unsynchronised search.
-    uint64_t zero_run_ = 0;
-    uint64_t skip_len_ = 0;
-    uint64_t skip_pos_ = 0;
+    uint64_t m_zero_run = 0;
+    uint64_t m_skip_len = 0;
+    uint64_t m_skip_pos = 0;
 
     // Gap bookkeeping since the last count.
-    bool have_expected_ = false;
-    uint64_t expected_ = 0;
-    bool sync_since_count_ = false;
-    uint64_t skipped_since_count_ = 0;
+    bool m_have_expected = false;
+    uint64_t m_expected = 0;
+    bool m_sync_since_count = false;
+    uint64_t m_skipped_since_count = 0;
 };
 
 } // namespace ringsim::models::coresight

@@ -33,92 +33,92 @@ const StartBytes kStart;
 } // namespace
 
 EtmStream::EtmStream(uint8_t trace_id, uint32_t sync_period_counts)
-    : trace_id_(trace_id), period_(sync_period_counts),
-      block_(sync_period_counts == 0
+    : m_trace_id(trace_id), m_period(sync_period_counts),
+      m_block(sync_period_counts == 0
                  ? 0
                  : kStartSize + uint64_t{sync_period_counts} * kCountPacketSize) {}
 
 uint64_t EtmStream::next_count() const {
-    if (sessions_.empty()) return 0;
-    return sessions_.back().first_count + sessions_.back().counts;
+    if (m_sessions.empty()) return 0;
+    return m_sessions.back().first_count + m_sessions.back().counts;
 }
 
 uint64_t EtmStream::syncs_for(uint64_t counts) const {
-    if (period_ == 0 || counts == 0) return 0;
-    return (counts - 1) / period_;
+    if (m_period == 0 || counts == 0) return 0;
+    return (counts - 1) / m_period;
 }
 
 void EtmStream::start(uint64_t first_count) {
     if (first_count < next_count())
-        throw ModelError("EtmStream " + std::to_string(trace_id_) + ": start at count " +
+        throw ModelError("EtmStream " + std::to_string(m_trace_id) + ": start at count " +
                          std::to_string(first_count) + " before next count " +
                          std::to_string(next_count()));
-    running_ = false;
+    m_running = false;
     uint64_t before = 0;
-    if (!sessions_.empty())
-        before = sync_bytes_before_.back() + kStartSize * (1 + syncs_for(sessions_.back().counts));
-    sessions_.push_back(Session{size_, first_count, 0});
-    sync_bytes_before_.push_back(before);
-    size_ += kStartSize;
-    running_ = true;
+    if (!m_sessions.empty())
+        before = m_sync_bytes_before.back() + kStartSize * (1 + syncs_for(m_sessions.back().counts));
+    m_sessions.push_back(Session{m_size, first_count, 0});
+    m_sync_bytes_before.push_back(before);
+    m_size += kStartSize;
+    m_running = true;
 }
 
 void EtmStream::produce(uint64_t n) {
-    if (!running_)
-        throw ModelError("EtmStream " + std::to_string(trace_id_) + ": produce while stopped");
-    Session& s = sessions_.back();
-    size_ += n * kCountPacketSize + (syncs_for(s.counts + n) - syncs_for(s.counts)) * kStartSize;
+    if (!m_running)
+        throw ModelError("EtmStream " + std::to_string(m_trace_id) + ": produce while stopped");
+    Session& s = m_sessions.back();
+    m_size += n * kCountPacketSize + (syncs_for(s.counts + n) - syncs_for(s.counts)) * kStartSize;
     s.counts += n;
-    counts_ += n;
+    m_counts += n;
 }
 
 size_t EtmStream::session_at(uint64_t off) const {
-    auto it = std::upper_bound(sessions_.begin(), sessions_.end(), off,
+    auto it = std::upper_bound(m_sessions.begin(), m_sessions.end(), off,
                                [](uint64_t o, const Session& s) { return o < s.offset; });
-    return static_cast<size_t>(it - sessions_.begin()) - 1; // sessions_[0].offset == 0
+    return static_cast<size_t>(it - m_sessions.begin()) - 1; // m_sessions[0].offset == 0
 }
 
 uint64_t EtmStream::session_end(size_t s) const {
-    return s + 1 < sessions_.size() ? sessions_[s + 1].offset : size_;
+    return s + 1 < m_sessions.size() ? m_sessions[s + 1].offset : m_size;
 }
 
 uint64_t EtmStream::sync_prefix(uint64_t x) const {
-    if (period_ == 0) return std::min<uint64_t>(x, kStartSize);
-    return (x / block_) * kStartSize + std::min<uint64_t>(x % block_, kStartSize);
+    if (m_period == 0) return std::min<uint64_t>(x, kStartSize);
+    return (x / m_block) * kStartSize + std::min<uint64_t>(x % m_block, kStartSize);
 }
 
 uint64_t EtmStream::sync_before(uint64_t off) const {
     if (off == 0) return 0;
     const size_t s = session_at(off - 1);
-    return sync_bytes_before_[s] + sync_prefix(off - sessions_[s].offset);
+    return m_sync_bytes_before[s] + sync_prefix(off - m_sessions[s].offset);
 }
 
 uint64_t EtmStream::packet_at_or_after(uint64_t x) const {
-    if (period_ == 0) return x < kStartSize ? 0 : (x - kStartSize) / kCountPacketSize;
-    const uint64_t b = x / block_, r = x % block_;
-    return b * period_ + (r < kStartSize ? 0 : (r - kStartSize) / kCountPacketSize);
+    if (m_period == 0) return x < kStartSize ? 0 : (x - kStartSize) / kCountPacketSize;
+    const uint64_t b = x / m_block, r = x % m_block;
+    return b * m_period + (r < kStartSize ? 0 : (r - kStartSize) / kCountPacketSize);
 }
 
 uint64_t EtmStream::packets_through(uint64_t x) const {
-    if (period_ == 0) return x < kStartSize ? 0 : (x - kStartSize) / kCountPacketSize + 1;
-    const uint64_t b = x / block_, r = x % block_;
-    return b * period_ + (r < kStartSize ? 0 : (r - kStartSize) / kCountPacketSize + 1);
+    if (m_period == 0) return x < kStartSize ? 0 : (x - kStartSize) / kCountPacketSize + 1;
+    const uint64_t b = x / m_block, r = x % m_block;
+    return b * m_period + (r < kStartSize ? 0 : (r - kStartSize) / kCountPacketSize + 1);
 }
 
 uint64_t EtmStream::packet_offset(uint64_t index) const {
-    const uint64_t syncs = 1 + (period_ == 0 ? 0 : index / period_);
+    const uint64_t syncs = 1 + (m_period == 0 ? 0 : index / m_period);
     return syncs * kStartSize + index * kCountPacketSize;
 }
 
 void EtmStream::read(uint64_t off, uint64_t n, uint8_t* out) const {
-    if (off > size_ || n > size_ - off)
-        throw ModelError("EtmStream " + std::to_string(trace_id_) + ": read [" +
+    if (off > m_size || n > m_size - off)
+        throw ModelError("EtmStream " + std::to_string(m_trace_id) + ": read [" +
                          std::to_string(off) + ", +" + std::to_string(n) + ") beyond " +
-                         std::to_string(size_) + " bytes");
+                         std::to_string(m_size) + " bytes");
     if (n == 0) return;
     size_t s = session_at(off);
     while (n > 0) {
-        const Session& sess = sessions_[s];
+        const Session& sess = m_sessions[s];
         const uint64_t take = std::min(n, session_end(s) - off);
         read_session(sess, off - sess.offset, take, out);
         out += take;
@@ -133,9 +133,9 @@ void EtmStream::read(uint64_t off, uint64_t n, uint8_t* out) const {
 void EtmStream::read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* out) const {
     while (n > 0) {
         uint64_t r = x, b = 0;
-        if (period_ != 0) {
-            b = x / block_;
-            r = x % block_;
+        if (m_period != 0) {
+            b = x / m_block;
+            r = x % m_block;
         }
         if (r < kStartSize) {
             const uint64_t k = std::min<uint64_t>(n, kStartSize - r);
@@ -147,7 +147,7 @@ void EtmStream::read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* 
         }
         const uint64_t in_block = (r - kStartSize) / kCountPacketSize;
         const uint64_t within = (r - kStartSize) % kCountPacketSize;
-        uint64_t count = s.first_count + b * period_ + in_block;
+        uint64_t count = s.first_count + b * m_period + in_block;
         if (within != 0 || n < kCountPacketSize) {
             uint8_t tmp[kCountPacketSize];
             put_packet(count, tmp);
@@ -159,7 +159,7 @@ void EtmStream::read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* 
             continue;
         }
         uint64_t whole = n / kCountPacketSize;
-        if (period_ != 0) whole = std::min<uint64_t>(whole, period_ - in_block);
+        if (m_period != 0) whole = std::min<uint64_t>(whole, m_period - in_block);
         for (uint64_t i = 0; i < whole; ++i, ++count, out += kCountPacketSize)
             put_packet(count, out);
         x += whole * kCountPacketSize;
@@ -168,11 +168,11 @@ void EtmStream::read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* 
 }
 
 void EtmStream::counts_touching(uint64_t off, uint64_t n, std::vector<CountRange>& out) const {
-    if (off >= size_ || n == 0) return;
-    const uint64_t end = off + std::min(n, size_ - off);
+    if (off >= m_size || n == 0) return;
+    const uint64_t end = off + std::min(n, m_size - off);
     const size_t first_new = out.size();
-    for (size_t s = session_at(off); s < sessions_.size() && sessions_[s].offset < end; ++s) {
-        const Session& sess = sessions_[s];
+    for (size_t s = session_at(off); s < m_sessions.size() && m_sessions[s].offset < end; ++s) {
+        const Session& sess = m_sessions[s];
         const uint64_t a = std::max(off, sess.offset) - sess.offset;
         const uint64_t e = std::min(end, session_end(s)) - sess.offset;
         const uint64_t first = packet_at_or_after(a);
@@ -189,9 +189,9 @@ void EtmStream::counts_touching(uint64_t off, uint64_t n, std::vector<CountRange
 
 std::optional<std::pair<uint64_t, uint64_t>> EtmStream::packet_of(uint64_t count) const {
     // The last session starting at or before count is the only one that may hold it.
-    auto it = std::upper_bound(sessions_.begin(), sessions_.end(), count,
+    auto it = std::upper_bound(m_sessions.begin(), m_sessions.end(), count,
                                [](uint64_t c, const Session& s) { return c < s.first_count; });
-    if (it == sessions_.begin()) return std::nullopt;
+    if (it == m_sessions.begin()) return std::nullopt;
     const Session& s = *(it - 1);
     if (count - s.first_count >= s.counts) return std::nullopt;
     const uint64_t at = s.offset + packet_offset(count - s.first_count);
@@ -199,8 +199,8 @@ std::optional<std::pair<uint64_t, uint64_t>> EtmStream::packet_of(uint64_t count
 }
 
 uint64_t EtmStream::sync_bytes_in(uint64_t off, uint64_t n) const {
-    const uint64_t a = std::min(off, size_);
-    const uint64_t e = a + std::min(n, size_ - a);
+    const uint64_t a = std::min(off, m_size);
+    const uint64_t e = a + std::min(n, m_size - a);
     return sync_before(e) - sync_before(a);
 }
 

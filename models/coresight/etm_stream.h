@@ -32,8 +32,8 @@ public:
     // sync_period_counts: as EtmEncoder's (0 = sync only at start).
     EtmStream(uint8_t trace_id, uint32_t sync_period_counts);
 
-    uint8_t trace_id() const { return trace_id_; }
-    uint32_t sync_period_counts() const { return period_; }
+    uint8_t trace_id() const { return m_trace_id; }
+    uint32_t sync_period_counts() const { return m_period; }
 
     // ETM enabled: A-Sync + Trace Info at the current end; the next count packet carries
     // first_count, which must be >= next_count() (ModelError otherwise). Starting while a
@@ -43,14 +43,14 @@ public:
     // A-Sync + Trace Info inserted exactly where EtmEncoder::emit would insert them.
     // ModelError when no session is open.
     void produce(uint64_t n);
-    bool running() const { return running_; } // a session is open (start called, stop not yet)
+    bool running() const { return m_running; } // a session is open (start called, stop not yet)
     // ETM disabled: the session ends (the stream ends at a packet boundary). No-op if none open.
-    void stop() { running_ = false; }
+    void stop() { m_running = false; }
 
-    uint64_t size() const { return size_; } // bytes produced so far
+    uint64_t size() const { return m_size; } // bytes produced so far
     // The count the next packet of the current/last session would carry (0 before any start).
     uint64_t next_count() const;
-    uint64_t counts_produced() const { return counts_; }
+    uint64_t counts_produced() const { return m_counts; }
 
     // Regenerates bytes [off, off+n) of the stream (ModelError unless within size()),
     // byte-identical to what an EtmEncoder would have emitted for the same start/emit calls.
@@ -69,18 +69,18 @@ public:
         uint64_t first_count = 0;
         uint64_t counts = 0;
     };
-    const std::vector<Session>& sessions() const { return sessions_; }
+    const std::vector<Session>& sessions() const { return m_sessions; }
 
     // Bytes of sync overhead (A-Sync + Trace Info) within [off, off+n), for byte accounting.
     // Ranges past size() are clipped to it.
     uint64_t sync_bytes_in(uint64_t off, uint64_t n) const;
 
 private:
-    size_t session_at(uint64_t off) const; // the session holding byte off (< size_)
+    size_t session_at(uint64_t off) const; // the session holding byte off (< m_size)
     uint64_t session_end(size_t s) const;
     // Sync bytes within [0, x) of a session (x within the session).
     uint64_t sync_prefix(uint64_t x) const;
-    // Sync bytes in the whole stream before byte off (off <= size_).
+    // Sync bytes in the whole stream before byte off (off <= m_size).
     uint64_t sync_before(uint64_t off) const;
     // Session-relative byte x -> index of the packet holding it, or of the first packet after
     // it when x is in a sync.
@@ -91,14 +91,14 @@ private:
     uint64_t syncs_for(uint64_t counts) const;    // periodic syncs among `counts` packets
     void read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* out) const;
 
-    uint8_t trace_id_;
-    uint32_t period_;
-    uint64_t block_; // kStartSize + period * kCountPacketSize; 0 when period is 0
-    bool running_ = false;
-    uint64_t size_ = 0;
-    uint64_t counts_ = 0;
-    std::vector<Session> sessions_;
-    std::vector<uint64_t> sync_bytes_before_; // per session: sync bytes in all earlier sessions
+    uint8_t m_trace_id;
+    uint32_t m_period;
+    uint64_t m_block; // kStartSize + period * kCountPacketSize; 0 when period is 0
+    bool m_running = false;
+    uint64_t m_size = 0;
+    uint64_t m_counts = 0;
+    std::vector<Session> m_sessions;
+    std::vector<uint64_t> m_sync_bytes_before; // per session: sync bytes in all earlier sessions
 };
 
 } // namespace ringsim::models::coresight

@@ -75,33 +75,33 @@ uint64_t EtrFrameLog::append(uint8_t trace_id, uint64_t src_off, uint64_t n) {
                          ", not a source ID");
     if (n == 0) return 0;
     const uint64_t added = frames_for(n);
-    if (!runs_.empty()) {
-        FrameRun& last = runs_.back();
+    if (!m_runs.empty()) {
+        FrameRun& last = m_runs.back();
         if (last.trace_id == trace_id && last.src_off + last.src_bytes == src_off &&
             last.src_bytes % kFrameSourceBytes == 0) {
             last.src_bytes += n;
             last.frames += added;
-            frames_ += added;
+            m_frames += added;
             return added;
         }
     }
-    runs_.push_back(FrameRun{frames_, added, trace_id, src_off, n});
-    frames_ += added;
+    m_runs.push_back(FrameRun{m_frames, added, trace_id, src_off, n});
+    m_frames += added;
     return added;
 }
 
 void EtrFrameLog::drop_newest(uint64_t frames, std::vector<FrameRun>& out) {
-    if (frames > frames_ - forgotten_)
+    if (frames > m_frames - m_forgotten)
         throw ModelError("EtrFrameLog: drop of " + std::to_string(frames) + " frames, only " +
-                         std::to_string(frames_ - forgotten_) + " held");
+                         std::to_string(m_frames - m_forgotten) + " held");
     const size_t first_new = out.size();
     uint64_t left = frames;
     while (left > 0) {
-        FrameRun& last = runs_.back();
+        FrameRun& last = m_runs.back();
         if (last.frames <= left) {
             out.push_back(last);
             left -= last.frames;
-            runs_.pop_back();
+            m_runs.pop_back();
             continue;
         }
         // Split: the frames kept are all full.
@@ -114,23 +114,23 @@ void EtrFrameLog::drop_newest(uint64_t frames, std::vector<FrameRun>& out) {
         left = 0;
     }
     std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first_new), out.end());
-    frames_ -= frames;
+    m_frames -= frames;
 }
 
 void EtrFrameLog::check_range(uint64_t first, uint64_t n, const char* what) const {
-    if (first < forgotten_ || first > frames_ || n > frames_ - first)
+    if (first < m_forgotten || first > m_frames || n > m_frames - first)
         throw ModelError(std::string("EtrFrameLog: ") + what + " of frames [" +
                          std::to_string(first) + ", +" + std::to_string(n) + ") outside [" +
-                         std::to_string(forgotten_) + ", " + std::to_string(frames_) + ")");
+                         std::to_string(m_forgotten) + ", " + std::to_string(m_frames) + ")");
 }
 
 template <typename F> void EtrFrameLog::for_each_clipped(uint64_t first, uint64_t n, F&& f) const {
     if (n == 0) return;
     const uint64_t end = first + n;
-    auto it = std::upper_bound(runs_.begin(), runs_.end(), first,
+    auto it = std::upper_bound(m_runs.begin(), m_runs.end(), first,
                                [](uint64_t fr, const FrameRun& r) { return fr < r.first_frame; });
-    --it; // runs_ covers [first_kept(), frames()) without holes
-    for (; it != runs_.end() && it->first_frame < end; ++it) {
+    --it; // m_runs covers [first_kept(), frames()) without holes
+    for (; it != m_runs.end() && it->first_frame < end; ++it) {
         const FrameRun& r = *it;
         const uint64_t a = std::max(first, r.first_frame);
         const uint64_t b = std::min(end, r.first_frame + r.frames);
@@ -146,11 +146,11 @@ void EtrFrameLog::runs_in(uint64_t first, uint64_t n, std::vector<FrameRun>& out
 }
 
 void EtrFrameLog::forget_before(uint64_t frame) {
-    frame = std::min(frame, frames_);
-    if (frame <= forgotten_) return;
-    forgotten_ = frame;
-    while (!runs_.empty() && runs_.front().first_frame + runs_.front().frames <= frame)
-        runs_.pop_front();
+    frame = std::min(frame, m_frames);
+    if (frame <= m_forgotten) return;
+    m_forgotten = frame;
+    while (!m_runs.empty() && m_runs.front().first_frame + m_runs.front().frames <= frame)
+        m_runs.pop_front();
 }
 
 void EtrFrameLog::materialize(uint64_t first, uint64_t n,
@@ -182,9 +182,9 @@ void EtrFrameLog::materialize(uint64_t first, uint64_t n,
 }
 
 void EtrFrameLog::clear() {
-    runs_.clear();
-    frames_ = 0;
-    forgotten_ = 0;
+    m_runs.clear();
+    m_frames = 0;
+    m_forgotten = 0;
 }
 
 } // namespace ringsim::models::coresight

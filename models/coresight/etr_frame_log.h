@@ -54,9 +54,9 @@ public:
     // frames() - first_kept() (a forgotten frame was written, it cannot overflow the FIFO).
     void drop_newest(uint64_t frames, std::vector<FrameRun>& out);
     // Frames appended (and not dropped) since the last clear(); the next frame's number.
-    uint64_t frames() const { return frames_; }
+    uint64_t frames() const { return m_frames; }
     // The oldest frame not forgotten.
-    uint64_t first_kept() const { return forgotten_; }
+    uint64_t first_kept() const { return m_forgotten; }
     // The source byte ranges held by frames [first, first+n), as runs clipped to that frame
     // range (a clipped partial last frame keeps its partial byte count), oldest first, appended
     // to out. ModelError unless first_kept() <= first and first+n <= frames().
@@ -72,16 +72,16 @@ public:
     void clear(); // a new capture (the ETR restarted at its base)
 
     // Runs currently held (for tests and memory checks).
-    size_t runs() const { return runs_.size(); }
+    size_t runs() const { return m_runs.size(); }
 
 private:
     void check_range(uint64_t first, uint64_t n, const char* what) const;
     // Calls f(clipped run) for every run overlapping frames [first, first+n).
     template <typename F> void for_each_clipped(uint64_t first, uint64_t n, F&& f) const;
 
-    std::deque<FrameRun> runs_;
-    uint64_t frames_ = 0;
-    uint64_t forgotten_ = 0;
+    std::deque<FrameRun> m_runs;
+    uint64_t m_frames = 0;
+    uint64_t m_forgotten = 0;
 };
 
 // Frame bytes of one source frame: ID in slot 0 then m data bytes (1..14), completed as

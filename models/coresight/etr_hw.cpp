@@ -39,15 +39,15 @@ std::optional<EtrHw> EtrHw::create(EtrHwConfig config) {
 }
 
 EtrHw::EtrHw(EtrHwConfig config, uint64_t bandwidth)
-    : config_(std::move(config)), bandwidth_(bandwidth),
-      fifo_room_(frames_floor(config_.fifo_bytes)) {}
+    : m_config(std::move(config)), m_bandwidth(bandwidth),
+      m_fifo_room(frames_floor(m_config.fifo_bytes)) {}
 
 EtrHw::State EtrHw::drain(const State& s, Picos t, uint64_t bytes) const {
     State out = s;
     out.at = t;
-    // Nothing is written before the enable's table walk is done (busy_until_).
-    const Picos from = std::max(s.at, busy_until_);
-    const Units capacity = static_cast<Units>(bandwidth_) * (t > from ? t - from : 0) + s.credit;
+    // Nothing is written before the enable's table walk is done (m_busy_until).
+    const Picos from = std::max(s.at, m_busy_until);
+    const Units capacity = static_cast<Units>(m_bandwidth) * (t > from ? t - from : 0) + s.credit;
     const uint64_t queued = s.level + bytes;
     uint64_t drained = 0;
     if (capacity >= static_cast<Units>(queued) * kUnitsPerByte) {
@@ -61,73 +61,73 @@ EtrHw::State EtrHw::drain(const State& s, Picos t, uint64_t bytes) const {
     }
     out.written += drained;
     out.level = queued - drained;
-    if (out.level > fifo_room_) { // both whole frames, so is the overflow
-        out.overflow += out.level - fifo_room_;
-        out.level = fifo_room_;
+    if (out.level > m_fifo_room) { // both whole frames, so is the overflow
+        out.overflow += out.level - m_fifo_room;
+        out.level = m_fifo_room;
     }
     return out;
 }
 
 EtrHw::State EtrHw::state_at(Picos t) const {
-    if (states_.empty() || t < states_.front().at) return State{t};
-    if (t >= states_.back().at) return drain(states_.back(), t, 0);
+    if (m_states.empty() || t < m_states.front().at) return State{t};
+    if (t >= m_states.back().at) return drain(m_states.back(), t, 0);
     // Between arrivals: the state at the last one at or before t. Older arrivals than the
     // kept ones are gone: reading their time is a model error, not a guess.
-    if (m_forgot_any && t > states_.front().at && t < states_[1].at)
+    if (m_forgot_any && t > m_states.front().at && t < m_states[1].at)
         throw ModelError("etr: register read of a time older than the kept arrivals");
-    auto it = std::upper_bound(states_.begin(), states_.end(), t,
+    auto it = std::upper_bound(m_states.begin(), m_states.end(), t,
                                [](Picos v, const State& s) { return v < s.at; });
     return *std::prev(it);
 }
 
 void EtrHw::record(const State& s) {
-    last_change_ = s.at;
-    if (!states_.empty() && states_.back().at == s.at) {
-        states_.back() = s;
+    m_last_change = s.at;
+    if (!m_states.empty() && m_states.back().at == s.at) {
+        m_states.back() = s;
         return;
     }
     // A bounded history: a capture of a whole run (system-wide) arrives once per burst.
-    if (states_.size() == kStatesKept) {
-        states_.erase(states_.begin() + 1); // keep the enable
+    if (m_states.size() == kStatesKept) {
+        m_states.erase(m_states.begin() + 1); // keep the enable
         m_forgot_any = true;
     }
-    states_.push_back(s);
+    m_states.push_back(s);
 }
 
 uint64_t EtrHw::arrive(Picos t, uint64_t bytes) {
-    if (!capturing_ || stopped_ || !accepts(t) || bytes % kFrameSize != 0) return 0;
-    const State next = drain(states_.back(), t, bytes);
-    const uint64_t lost = next.overflow - states_.back().overflow;
+    if (!m_capturing || m_stopped || !accepts(t) || bytes % kFrameSize != 0) return 0;
+    const State next = drain(m_states.back(), t, bytes);
+    const uint64_t lost = next.overflow - m_states.back().overflow;
     record(next);
-    arrived_ += bytes;
+    m_arrived += bytes;
     return bytes - lost;
 }
 
 bool EtrHw::enable(Picos t, Picos busy) {
     if (!accepts(t)) return false;
-    busy_until_ = t + busy;
-    capturing_ = true;
-    stopped_ = false;
-    ready_at_ = 0;
-    memerr_ = false;
-    arrived_ = 0;
-    states_.clear();
+    m_busy_until = t + busy;
+    m_capturing = true;
+    m_stopped = false;
+    m_ready_at = 0;
+    m_memerr = false;
+    m_arrived = 0;
+    m_states.clear();
     m_forgot_any = false;
     record(State{t});
     return true;
 }
 
 std::optional<Picos> EtrHw::flush_and_stop(Picos t, Picos flush_latency) {
-    if (!capturing_ || stopped_ || !accepts(t)) return std::nullopt;
-    const State s = drain(states_.back(), t, 0); // nothing more arrives after t
+    if (!m_capturing || m_stopped || !accepts(t)) return std::nullopt;
+    const State s = drain(m_states.back(), t, 0); // nothing more arrives after t
     record(s);
     // Until the last queued frame is written; the credit is capacity already earned.
     const Units need = static_cast<Units>(s.level) * kUnitsPerByte - s.credit;
-    const Units drain_ps = s.level == 0 ? 0 : (need + bandwidth_ - 1) / bandwidth_;
-    const Picos drain_from = std::max(t, busy_until_); // a table walk still running
-    ready_at_ = std::max<Picos>(t + flush_latency, drain_from + static_cast<Picos>(drain_ps));
-    stopped_ = true;
-    return ready_at_;
+    const Units drain_ps = s.level == 0 ? 0 : (need + m_bandwidth - 1) / m_bandwidth;
+    const Picos drain_from = std::max(t, m_busy_until); // a table walk still running
+    m_ready_at = std::max<Picos>(t + flush_latency, drain_from + static_cast<Picos>(drain_ps));
+    m_stopped = true;
+    return m_ready_at;
 }
 
 uint64_t EtrHw::bytes_written(Picos t) const {
@@ -143,15 +143,15 @@ uint64_t EtrHw::fifo_level(Picos t) const {
 }
 
 Addr EtrHw::offset_to_addr(uint64_t offset) const {
-    if (config_.sg_pages.empty()) return config_.dba + offset;
-    return sg_offset_to_addr(config_.sg_pages, offset).value_or(0);
+    if (m_config.sg_pages.empty()) return m_config.dba + offset;
+    return sg_offset_to_addr(m_config.sg_pages, offset).value_or(0);
 }
 
 uint32_t EtrHw::sts(Picos t) const {
     uint32_t v = 0;
     if (full(t)) v |= tmc::STS_Full;
     if (ready(t)) v |= tmc::STS_TMCReady;
-    if (memerr_) v |= tmc::STS_MemErr;
+    if (m_memerr) v |= tmc::STS_MemErr;
     return v;
 }
 

@@ -55,8 +55,8 @@ public:
     // nullopt when the config is unusable (see EtrHwConfig).
     static std::optional<EtrHw> create(EtrHwConfig config);
 
-    uint32_t rsz() const { return static_cast<uint32_t>(config_.buffer_bytes / 4); }
-    uint64_t buffer_bytes() const { return config_.buffer_bytes; }
+    uint32_t rsz() const { return static_cast<uint32_t>(m_config.buffer_bytes / 4); }
+    uint64_t buffer_bytes() const { return m_config.buffer_bytes; }
 
     // `bytes` (whole frames) of formatted trace reached the sink spread evenly over (the
     // previous arrival or the enable, t]. Returns the bytes accepted; the rest overflowed the
@@ -71,8 +71,8 @@ public:
     // rises. nullopt when capture is not running or t is before the previous change.
     std::optional<Picos> flush_and_stop(Picos t, Picos flush_latency);
 
-    void set_memerr(bool on) { memerr_ = on; }
-    bool memerr() const { return memerr_; }
+    void set_memerr(bool on) { m_memerr = on; }
+    bool memerr() const { return m_memerr; }
 
     // Bytes written into memory since the enable, unwrapped, in whole frames.
     uint64_t bytes_written(Picos t) const;
@@ -81,13 +81,13 @@ public:
     // Bytes waiting in the FIFO (whole frames).
     uint64_t fifo_level(Picos t) const;
     // Totals since the enable: arrived == written + queued + overflowed.
-    uint64_t bytes_arrived() const { return arrived_; }
-    uint64_t overflow_total() const { return states_.empty() ? 0 : states_.back().overflow; }
+    uint64_t bytes_arrived() const { return m_arrived; }
+    uint64_t overflow_total() const { return m_states.empty() ? 0 : m_states.back().overflow; }
 
-    uint64_t write_offset(Picos t) const { return bytes_written(t) % config_.buffer_bytes; }
+    uint64_t write_offset(Picos t) const { return bytes_written(t) % m_config.buffer_bytes; }
     uint64_t read_offset(Picos t) const { return full(t) ? write_offset(t) : 0; }
-    bool full(Picos t) const { return bytes_written(t) >= config_.buffer_bytes; }
-    bool ready(Picos t) const { return !capturing_ || (stopped_ && t >= ready_at_); }
+    bool full(Picos t) const { return bytes_written(t) >= m_config.buffer_bytes; }
+    bool ready(Picos t) const { return !m_capturing || (m_stopped && t >= m_ready_at); }
     // RWP / RRP as 64-bit addresses (RWPHI:RWP); the SG page address for ETR_SG.
     Addr rwp(Picos t) const { return offset_to_addr(write_offset(t)); }
     Addr rrp(Picos t) const { return offset_to_addr(read_offset(t)); }
@@ -111,23 +111,23 @@ private:
     State drain(const State& s, Picos t, uint64_t bytes) const;
     void record(const State& s);
     Addr offset_to_addr(uint64_t offset) const;
-    bool accepts(Picos t) const { return t >= last_change_; }
+    bool accepts(Picos t) const { return t >= m_last_change; }
 
-    EtrHwConfig config_;
-    uint64_t bandwidth_;   // bytes/s == units/ps
-    uint64_t fifo_room_;   // the FIFO size in whole frames, in bytes
-    Picos last_change_ = 0;
-    bool capturing_ = false; // enabled at least once (TraceCaptEn, until the stop)
-    bool stopped_ = false;
-    Picos ready_at_ = 0;
-    bool memerr_ = false;
-    uint64_t arrived_ = 0;
-    std::vector<State> states_; // the current capture, one per arrival instant, by time
+    EtrHwConfig m_config;
+    uint64_t m_bandwidth;   // bytes/s == units/ps
+    uint64_t m_fifo_room;   // the FIFO size in whole frames, in bytes
+    Picos m_last_change = 0;
+    bool m_capturing = false; // enabled at least once (TraceCaptEn, until the stop)
+    bool m_stopped = false;
+    Picos m_ready_at = 0;
+    bool m_memerr = false;
+    uint64_t m_arrived = 0;
+    std::vector<State> m_states; // the current capture, one per arrival instant, by time
     // Arrivals kept for reads of past times: the enable plus the latest ones; a read between
     // two forgotten arrivals is a ModelError.
     static constexpr size_t kStatesKept = 1024;
     bool m_forgot_any = false;
-    Picos busy_until_ = 0;
+    Picos m_busy_until = 0;
 };
 
 } // namespace ringsim::models::coresight

@@ -1,5 +1,6 @@
 #include "models/coresight/etr_sink.h"
 
+#include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 #include "models/coresight/etm_packets.h"
 #include "models/coresight/etr_sg_table.h"
@@ -16,7 +17,6 @@ namespace {
 
 constexpr uint64_t kFrameData = 14; // data bytes per frame (etr_frame_log.h)
 
-Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 
 EtrHw make_hw(const EtrSinkParams& p) {
     EtrHwConfig c;
@@ -148,7 +148,7 @@ Picos EtrSink::burst_period(Picos t) const {
 
 void EtrSink::sink_thread() {
     for (;;) {
-        const Picos t = now_ps();
+        const Picos t = sim_now();
         const Picos period = burst_period(t);
         if (period == 0) {
             sc_core::wait(m_changed);
@@ -156,9 +156,9 @@ void EtrSink::sink_thread() {
             sc_core::wait(sc_time(double(period), SC_PS), m_changed);
         }
         if (m_capturing)
-            collect(now_ps(), nullptr);
+            collect(sim_now(), nullptr);
         else
-            drop_uncaptured(now_ps());
+            drop_uncaptured(sim_now());
     }
 }
 
@@ -226,7 +226,7 @@ void EtrSink::lose_frames(uint64_t first, uint64_t n, TraceLoss why) {
 }
 
 EtrSyncState EtrSink::flush_and_sync(EnginePort& driver) {
-    const Picos t = now_ps();
+    const Picos t = sim_now();
     if (!m_capturing) {
         // Already stopped by an earlier harvest, with users still holding it (E3/E5): the
         // kernel would sync and copy the same capture again; ringsim commits nothing new

@@ -23,8 +23,8 @@
 #include "models/coresight/etr_frame_log.h"
 #include "models/coresight/etr_hw.h"
 #include "models/coresight/etr_sg_table.h"
+#include "models/coresight/tmc_regs.h"
 #include "models/coresight/trace_loss.h"
-#include "models/kernel/etr_update.h"
 #include "models/memory/engine_port.h"
 
 #include <map>

@@ -117,12 +117,12 @@ bool FrameEncoder::write(uint8_t id, const uint8_t* data, size_t n, std::vector<
 
 void FrameEncoder::put(uint8_t id, uint8_t b, std::vector<uint8_t>& out) {
     for (;;) {
-        if (pos_ == 0 && options_.id_every_frame) {
+        if (m_pos == 0 && m_options.id_every_frame) {
             change_id(id); // byte 0 is an even slot: takes effect at once
-        } else if (cur_id_ != id) {
+        } else if (m_cur_id != id) {
             change_id(id);
             // An ID in byte 14 fills the frame; the data goes to the next one.
-            if (pos_ == kFrameDataSlots) {
+            if (m_pos == kFrameDataSlots) {
                 end_frame_if_full(out);
                 continue;
             }
@@ -137,53 +137,53 @@ void FrameEncoder::put(uint8_t id, uint8_t b, std::vector<uint8_t>& out) {
 // of the old ID: the ID takes that slot with "effect after the next byte" and the data byte
 // moves to the odd slot, which is exactly what that auxiliary bit exists for.
 void FrameEncoder::change_id(uint8_t id) {
-    if (pos_ % 2 == 0) {
-        frame_[pos_] = id_byte(id);
-        set_aux_bit(frame_, pos_, false);
+    if (m_pos % 2 == 0) {
+        m_frame[m_pos] = id_byte(id);
+        set_aux_bit(m_frame, m_pos, false);
     } else {
-        const size_t even = pos_ - 1;
+        const size_t even = m_pos - 1;
         const auto moved =
-            static_cast<uint8_t>((frame_[even] & 0xfe) | (aux_bit(frame_, even) ? 1 : 0));
-        frame_[even] = id_byte(id);
-        set_aux_bit(frame_, even, true);
-        frame_[pos_] = moved;
+            static_cast<uint8_t>((m_frame[even] & 0xfe) | (aux_bit(m_frame, even) ? 1 : 0));
+        m_frame[even] = id_byte(id);
+        set_aux_bit(m_frame, even, true);
+        m_frame[m_pos] = moved;
     }
-    ++pos_;
-    cur_id_ = id;
+    ++m_pos;
+    m_cur_id = id;
 }
 
 void FrameEncoder::put_data(uint8_t b) {
-    if (pos_ % 2 == 0) {
-        frame_[pos_] = static_cast<uint8_t>(b & 0xfe);
-        set_aux_bit(frame_, pos_, (b & 1) != 0);
+    if (m_pos % 2 == 0) {
+        m_frame[m_pos] = static_cast<uint8_t>(b & 0xfe);
+        set_aux_bit(m_frame, m_pos, (b & 1) != 0);
     } else {
-        frame_[pos_] = b;
+        m_frame[m_pos] = b;
     }
-    ++pos_;
+    ++m_pos;
 }
 
 void FrameEncoder::end_frame_if_full(std::vector<uint8_t>& out) {
-    if (pos_ < kFrameDataSlots) return;
-    out.insert(out.end(), frame_, frame_ + kFrameSize);
-    ++frames_;
-    pos_ = 0;
-    frame_[kAuxByte] = 0;
+    if (m_pos < kFrameDataSlots) return;
+    out.insert(out.end(), m_frame, m_frame + kFrameSize);
+    ++m_frames;
+    m_pos = 0;
+    m_frame[kAuxByte] = 0;
 }
 
 void FrameEncoder::flush(std::vector<uint8_t>& out) {
-    if (pos_ == 0) return;
-    const size_t before = pos_;
-    if (cur_id_ != kNullTraceId) change_id(kNullTraceId);
-    while (pos_ < kFrameDataSlots)
+    if (m_pos == 0) return;
+    const size_t before = m_pos;
+    if (m_cur_id != kNullTraceId) change_id(kNullTraceId);
+    while (m_pos < kFrameDataSlots)
         put_data(0x00);
-    padding_ += kFrameDataSlots - before;
+    m_padding += kFrameDataSlots - before;
     end_frame_if_full(out);
 }
 
 void FrameEncoder::reset() {
-    pos_ = 0;
-    frame_[kAuxByte] = 0;
-    cur_id_ = -1;
+    m_pos = 0;
+    m_frame[kAuxByte] = 0;
+    m_cur_id = -1;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -193,27 +193,27 @@ void Deformatter::feed(const uint8_t* data, size_t n) {
     const uint8_t* p = data;
     const uint8_t* const end = data + n;
     while (p < end) {
-        if (have_ == 0) {
+        if (m_have == 0) {
             // Whole frames straight from the input: no copy.
             if (end - p >= static_cast<std::ptrdiff_t>(kFrameSize)) {
                 uint8_t out[kFrameSize];
                 const int id = unpack_one_id_frame(p, out);
                 if (id >= 0) { // what unpack() makes of it, without its generality
-                    if (fsync_run_ != 0) close_fsync_run();
-                    ++stats_.frames;
-                    ++stats_.id_bytes;
-                    cur_id_ = id;
+                    if (m_fsync_run != 0) close_fsync_run();
+                    ++m_stats.frames;
+                    ++m_stats.id_bytes;
+                    m_cur_id = id;
                     constexpr size_t kData = kFrameDataSlots - 1;
                     if (id == kNullTraceId) {
-                        stats_.null_bytes += kData;
+                        m_stats.null_bytes += kData;
                     } else if (id == kFlushResponseId || id == kTriggerId) {
-                        stats_.special_bytes += kData;
+                        m_stats.special_bytes += kData;
                     } else {
-                        stats_.source_bytes += kData;
-                        sink_.on_data(static_cast<uint8_t>(id), out, kData, pos_);
+                        m_stats.source_bytes += kData;
+                        m_sink.on_data(static_cast<uint8_t>(id), out, kData, m_pos);
                     }
                     p += kFrameSize;
-                    pos_ += kFrameSize;
+                    m_pos += kFrameSize;
                     continue;
                 }
             }
@@ -221,36 +221,36 @@ void Deformatter::feed(const uint8_t* data, size_t n) {
             if (avail >= kFsyncSize && is_fsync(p)) {
                 const size_t used = take_fsyncs(p, avail);
                 p += used;
-                pos_ += used;
+                m_pos += used;
                 continue;
             }
             if (avail >= kFrameSize) {
                 close_fsync_run();
-                unpack(p, pos_);
+                unpack(p, m_pos);
                 p += kFrameSize;
-                pos_ += kFrameSize;
+                m_pos += kFrameSize;
                 continue;
             }
         }
         // A frame split across feed() calls: gather it.
-        const size_t take = std::min(kFrameSize - have_, static_cast<size_t>(end - p));
-        std::memcpy(buf_ + have_, p, take);
-        have_ += take;
+        const size_t take = std::min(kFrameSize - m_have, static_cast<size_t>(end - p));
+        std::memcpy(m_buf + m_have, p, take);
+        m_have += take;
         p += take;
-        pos_ += take;
-        while (have_ >= kFsyncSize && is_fsync(buf_)) {
-            const uint64_t at = pos_ - have_;
-            if (fsync_run_ == 0) fsync_run_pos_ = at;
-            ++fsync_run_;
-            ++stats_.fsyncs;
-            cur_id_ = -1;
-            have_ -= kFsyncSize;
-            std::memmove(buf_, buf_ + kFsyncSize, have_);
+        m_pos += take;
+        while (m_have >= kFsyncSize && is_fsync(m_buf)) {
+            const uint64_t at = m_pos - m_have;
+            if (m_fsync_run == 0) m_fsync_run_pos = at;
+            ++m_fsync_run;
+            ++m_stats.fsyncs;
+            m_cur_id = -1;
+            m_have -= kFsyncSize;
+            std::memmove(m_buf, m_buf + kFsyncSize, m_have);
         }
-        if (have_ == kFrameSize) {
+        if (m_have == kFrameSize) {
             close_fsync_run();
-            unpack(buf_, pos_ - kFrameSize);
-            have_ = 0;
+            unpack(m_buf, m_pos - kFrameSize);
+            m_have = 0;
         }
     }
 }
@@ -258,42 +258,42 @@ void Deformatter::feed(const uint8_t* data, size_t n) {
 // FSYNCs at p (a frame boundary); returns the bytes they take.
 size_t Deformatter::take_fsyncs(const uint8_t* p, size_t n) {
     size_t used = 0;
-    if (fsync_run_ == 0) fsync_run_pos_ = pos_;
+    if (m_fsync_run == 0) m_fsync_run_pos = m_pos;
     while (n - used >= kFsyncSize && is_fsync(p + used)) {
         used += kFsyncSize;
-        ++fsync_run_;
-        ++stats_.fsyncs;
+        ++m_fsync_run;
+        ++m_stats.fsyncs;
     }
-    cur_id_ = -1; // OpenCSD resets the ID on a 4 x FSYNC reset pattern
+    m_cur_id = -1; // OpenCSD resets the ID on a 4 x FSYNC reset pattern
     return used;
 }
 
 void Deformatter::close_fsync_run() {
-    if (fsync_run_ == 0) return;
-    const uint64_t run = fsync_run_;
-    fsync_run_ = 0;
-    ++stats_.fsync_runs;
+    if (m_fsync_run == 0) return;
+    const uint64_t run = m_fsync_run;
+    m_fsync_run = 0;
+    ++m_stats.fsync_runs;
     const bool whole_frames = run % (kFrameSize / kFsyncSize) == 0;
-    if (whole_frames) ++stats_.barriers;
-    sink_.on_fsync(fsync_run_pos_, run);
+    if (whole_frames) ++m_stats.barriers;
+    m_sink.on_fsync(m_fsync_run_pos, run);
     if (!whole_frames)
-        sink_.on_frame_error(fsync_run_pos_, FrameError::kFsyncRunNotFrames, run * kFsyncSize);
+        m_sink.on_frame_error(m_fsync_run_pos, FrameError::kFsyncRunNotFrames, run * kFsyncSize);
 }
 
 void Deformatter::drop_partial() {
-    if (have_ == 0) return;
-    const uint64_t at = pos_ - have_;
-    const size_t n = have_;
-    have_ = 0;
-    stats_.partial_bytes += n;
-    sink_.on_frame_error(at, FrameError::kPartialFrame, n);
+    if (m_have == 0) return;
+    const uint64_t at = m_pos - m_have;
+    const size_t n = m_have;
+    m_have = 0;
+    m_stats.partial_bytes += n;
+    m_sink.on_frame_error(at, FrameError::kPartialFrame, n);
 }
 
 void Deformatter::reset(uint64_t pos) {
     close_fsync_run();
     drop_partial();
-    cur_id_ = -1;
-    pos_ = pos;
+    m_cur_id = -1;
+    m_pos = pos;
 }
 
 void Deformatter::finish() {
@@ -311,7 +311,7 @@ void Deformatter::unpack(const uint8_t* f, uint64_t frame_pos) {
     Run runs[kFrameSize / 2 + 1]; // one per ID byte, plus the ID in effect at the start
     size_t nruns = 0;
     uint8_t nout = 0;
-    int id = cur_id_;
+    int id = m_cur_id;
     bool reserved = false;
     auto emit = [&](uint8_t b) {
         if (nruns == 0 || runs[nruns - 1].id != id) runs[nruns++] = Run{id, nout, 0};
@@ -319,12 +319,12 @@ void Deformatter::unpack(const uint8_t* f, uint64_t frame_pos) {
         ++runs[nruns - 1].len;
     };
 
-    ++stats_.frames;
+    ++m_stats.frames;
     // Fast path, the frame ringsim's formatter model writes almost always (feed() takes it
     // without coming here unless the frame was split across feed() calls).
     const int fast_id = unpack_one_id_frame(f, out);
     if (fast_id >= 0) {
-        ++stats_.id_bytes;
+        ++m_stats.id_bytes;
         nout = kFrameDataSlots - 1;
         runs[0] = Run{fast_id, 0, nout};
         nruns = 1;
@@ -335,7 +335,7 @@ void Deformatter::unpack(const uint8_t* f, uint64_t frame_pos) {
             const bool flag = aux_bit(f, i);
             const bool has_odd = i < kLastSlot;
             if (b & 1) {
-                ++stats_.id_bytes;
+                ++m_stats.id_bytes;
                 const int new_id = b >> 1;
                 reserved = reserved || is_reserved_id(new_id);
                 if (has_odd && flag && new_id != id) {
@@ -353,25 +353,25 @@ void Deformatter::unpack(const uint8_t* f, uint64_t frame_pos) {
 
     if (reserved) {
         // Not a frame the formatter could have written: trust none of it.
-        ++stats_.reserved_id_frames;
-        stats_.reserved_id_bytes += nout;
-        cur_id_ = -1;
-        sink_.on_frame_error(frame_pos, FrameError::kReservedId, kFrameSize);
+        ++m_stats.reserved_id_frames;
+        m_stats.reserved_id_bytes += nout;
+        m_cur_id = -1;
+        m_sink.on_frame_error(frame_pos, FrameError::kReservedId, kFrameSize);
         return;
     }
-    cur_id_ = id;
+    m_cur_id = id;
     for (size_t r = 0; r < nruns; ++r) {
         const Run& run = runs[r];
         if (run.id < 0) {
-            stats_.unattributed_bytes += run.len;
-            sink_.on_unattributed(frame_pos, run.len);
+            m_stats.unattributed_bytes += run.len;
+            m_sink.on_unattributed(frame_pos, run.len);
         } else if (run.id == kNullTraceId) {
-            stats_.null_bytes += run.len;
+            m_stats.null_bytes += run.len;
         } else if (run.id == kFlushResponseId || run.id == kTriggerId) {
-            stats_.special_bytes += run.len;
+            m_stats.special_bytes += run.len;
         } else {
-            stats_.source_bytes += run.len;
-            sink_.on_data(static_cast<uint8_t>(run.id), out + run.begin, run.len, frame_pos);
+            m_stats.source_bytes += run.len;
+            m_sink.on_data(static_cast<uint8_t>(run.id), out + run.begin, run.len, frame_pos);
         }
     }
 }

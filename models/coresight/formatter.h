@@ -68,7 +68,7 @@ struct FormatterOptions {
 // Packs (trace ID, bytes) writes from several sources into whole frames.
 class FrameEncoder {
 public:
-    explicit FrameEncoder(FormatterOptions options = {}) : options_(options) {}
+    explicit FrameEncoder(FormatterOptions options = {}) : m_options(options) {}
 
     // Appends every frame completed by these bytes. False (nothing written) when `id` is not
     // a source trace ID (0x01-0x6F).
@@ -81,10 +81,10 @@ public:
     // Formatter (re)start, e.g. TraceCaptEn set again: drops a partial frame, forgets the ID.
     void reset();
 
-    size_t pending_slots() const { return pos_; } // bytes 0..14 used by the partial frame
-    uint64_t frames() const { return frames_; }
+    size_t pending_slots() const { return m_pos; } // bytes 0..14 used by the partial frame
+    uint64_t frames() const { return m_frames; }
     // Slots flush() filled: the null ID and its zero data.
-    uint64_t padding_bytes() const { return padding_; }
+    uint64_t padding_bytes() const { return m_padding; }
 
 private:
     void put(uint8_t id, uint8_t b, std::vector<uint8_t>& out);
@@ -92,12 +92,12 @@ private:
     void put_data(uint8_t b);
     void end_frame_if_full(std::vector<uint8_t>& out);
 
-    FormatterOptions options_;
-    uint8_t frame_[kFrameSize] = {};
-    size_t pos_ = 0;  // next slot, 0..14
-    int cur_id_ = -1; // ID in effect for the next data byte; -1 none yet
-    uint64_t frames_ = 0;
-    uint64_t padding_ = 0;
+    FormatterOptions m_options;
+    uint8_t m_frame[kFrameSize] = {};
+    size_t m_pos = 0;  // next slot, 0..14
+    int m_cur_id = -1; // ID in effect for the next data byte; -1 none yet
+    uint64_t m_frames = 0;
+    uint64_t m_padding = 0;
 };
 
 enum class FrameError : uint8_t {
@@ -141,7 +141,7 @@ struct DeformatterStats {
 // chunking; reset() marks a discontinuity.
 class Deformatter {
 public:
-    explicit Deformatter(DeformatterSink& sink) : sink_(sink) {}
+    explicit Deformatter(DeformatterSink& sink) : m_sink(sink) {}
 
     void feed(const uint8_t* data, size_t n);
     void feed(const std::vector<uint8_t>& data) { feed(data.data(), data.size()); }
@@ -151,8 +151,8 @@ public:
     // End of stream: reports a partial frame and closes an FSYNC run.
     void finish();
 
-    uint64_t position() const { return pos_; }
-    const DeformatterStats& stats() const { return stats_; }
+    uint64_t position() const { return m_pos; }
+    const DeformatterStats& stats() const { return m_stats; }
 
 private:
     size_t take_fsyncs(const uint8_t* p, size_t n);
@@ -160,14 +160,14 @@ private:
     void drop_partial();
     void unpack(const uint8_t* f, uint64_t frame_pos);
 
-    DeformatterSink& sink_;
-    uint64_t pos_ = 0; // stream offset of the next byte fed
-    int cur_id_ = -1;  // -1: unknown
-    uint8_t buf_[kFrameSize] = {};
-    size_t have_ = 0; // bytes of a frame (or FSYNC) gathered across feed() calls
-    uint64_t fsync_run_ = 0;
-    uint64_t fsync_run_pos_ = 0;
-    DeformatterStats stats_;
+    DeformatterSink& m_sink;
+    uint64_t m_pos = 0; // stream offset of the next byte fed
+    int m_cur_id = -1;  // -1: unknown
+    uint8_t m_buf[kFrameSize] = {};
+    size_t m_have = 0; // bytes of a frame (or FSYNC) gathered across feed() calls
+    uint64_t m_fsync_run = 0;
+    uint64_t m_fsync_run_pos = 0;
+    DeformatterStats m_stats;
 };
 
 } // namespace ringsim::models::coresight

@@ -59,3 +59,17 @@ constexpr uint32_t kEtrEnableFfcr =
     FFCR_EnFt | FFCR_EnTI | FFCR_FOnFlIn | FFCR_FOnTrigEvt | FFCR_TrigOnTrigIn;
 
 } // namespace ringsim::models::coresight::tmc
+
+namespace ringsim::models::coresight {
+
+// What the registers say once the driver has synced the buffer (E4), as buffer offsets: the
+// state the sink hands the driver's harvest (etr_update.h).
+struct EtrSyncState {
+    uint64_t size = 0;    // the ETR buffer (RSZ, in bytes)
+    uint64_t rrp_off = 0; // RRP - base (the start of valid data)
+    uint64_t rwp_off = 0; // RWP - base
+    bool full = false;    // STS.Full: the write pointer wrapped at least once
+    bool memerr = false;  // STS.MemErr: the whole capture is discarded (D10)
+};
+
+} // namespace ringsim::models::coresight

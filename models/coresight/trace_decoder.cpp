@@ -7,7 +7,7 @@ namespace ringsim::models::coresight {
 
 // One trace ID: its ETM decoder and what happened to it since its last count.
 struct TraceDecoder::Source : EtmListener {
-    Source(TraceDecoder& owner_, uint8_t id_) : owner(owner_), id(id_), decoder(this) {}
+    Source(TraceDecoder& o, uint8_t trace_id) : owner(o), id(trace_id), decoder(this) {}
 
     void on_gap(uint64_t /*pos*/, const EtmGap& gap) override { owner.record_gap(*this, gap); }
     void on_count(uint64_t /*pos*/, uint64_t count) override {
@@ -24,7 +24,7 @@ struct TraceDecoder::Source : EtmListener {
         discontinuity_since_count = false;
     }
     void flush_run() {
-        if (run_n && owner.options_.on_counts) owner.options_.on_counts(id, run_first, run_n);
+        if (run_n && owner.m_options.on_counts) owner.m_options.on_counts(id, run_first, run_n);
         run_n = 0;
     }
     uint64_t run_first = 0, run_n = 0;
@@ -40,77 +40,77 @@ struct TraceDecoder::Source : EtmListener {
 // The deformatter's events, forwarded to the decoder's private handlers.
 class TraceDecoder::Sink : public DeformatterSink {
 public:
-    explicit Sink(TraceDecoder& owner) : owner_(owner) {}
+    explicit Sink(TraceDecoder& owner) : m_owner(owner) {}
     void on_data(uint8_t id, const uint8_t* data, size_t n, uint64_t frame_pos) override {
-        owner_.data(id, data, n, frame_pos);
+        m_owner.data(id, data, n, frame_pos);
     }
-    void on_fsync(uint64_t pos, uint64_t count) override { owner_.barrier(pos, count); }
+    void on_fsync(uint64_t pos, uint64_t count) override { m_owner.barrier(pos, count); }
     void on_frame_error(uint64_t /*pos*/, FrameError e, uint64_t /*bytes*/) override {
-        owner_.frame_error(e);
+        m_owner.frame_error(e);
     }
 
 private:
-    TraceDecoder& owner_;
+    TraceDecoder& m_owner;
 };
 
 TraceDecoder::TraceDecoder(TraceDecoderOptions options)
-    : options_(options), sink_(std::make_unique<Sink>(*this)), deformatter_(*sink_) {}
+    : m_options(options), m_sink(std::make_unique<Sink>(*this)), m_deformatter(*m_sink) {}
 
 TraceDecoder::~TraceDecoder() = default;
 
 TraceDecoder::Source& TraceDecoder::source(uint8_t id) {
-    auto& slot = sources_[id & 0x7f];
+    auto& slot = m_sources[id & 0x7f];
     if (!slot) {
         slot = std::make_unique<Source>(*this, id);
         // "Since its last count" is "since the start" for a source not seen before.
-        slot->barrier_since_count = any_barrier_;
-        slot->discontinuity_since_count = any_discontinuity_;
-        if (options_.check_first_count) slot->decoder.expect_next(options_.first_count);
+        slot->barrier_since_count = m_any_barrier;
+        slot->discontinuity_since_count = m_any_discontinuity;
+        if (m_options.check_first_count) slot->decoder.expect_next(m_options.first_count);
     }
     return *slot;
 }
 
 void TraceDecoder::feed(uint64_t aux_offset, const uint8_t* data, size_t size) {
-    ++stats_.chunks;
-    stats_.aux_bytes += size;
-    if (!started_ || aux_offset != next_offset_) start_chunk(aux_offset);
-    next_offset_ = aux_offset + size;
+    ++m_stats.chunks;
+    m_stats.aux_bytes += size;
+    if (!m_started || aux_offset != m_next_offset) start_chunk(aux_offset);
+    m_next_offset = aux_offset + size;
     // After a jump, bytes before the next frame boundary cannot be framed.
-    const size_t skip = static_cast<size_t>(std::min<uint64_t>(pending_skip_, size));
-    pending_skip_ -= skip;
-    stats_.misaligned_bytes += skip;
-    if (size > skip) deformatter_.feed(data + skip, size - skip);
+    const size_t skip = static_cast<size_t>(std::min<uint64_t>(m_pending_skip, size));
+    m_pending_skip -= skip;
+    m_stats.misaligned_bytes += skip;
+    if (size > skip) m_deformatter.feed(data + skip, size - skip);
 }
 
 // The chunk does not continue the bytes before it (or is the first): frame state and every
 // source's packet state are void; framing restarts at the next frame boundary.
 void TraceDecoder::start_chunk(uint64_t aux_offset) {
-    if (started_) {
-        ++stats_.discontinuities;
-        if (aux_offset > next_offset_) stats_.aux_missing_bytes += aux_offset - next_offset_;
+    if (m_started) {
+        ++m_stats.discontinuities;
+        if (aux_offset > m_next_offset) m_stats.aux_missing_bytes += aux_offset - m_next_offset;
         all_sources_lose_sync(false);
     }
-    started_ = true;
+    m_started = true;
     uint64_t boundary = aux_offset;
-    if (options_.frame_align != 0) {
-        const uint64_t rem = aux_offset % options_.frame_align;
-        if (rem != 0) boundary += options_.frame_align - rem;
+    if (m_options.frame_align != 0) {
+        const uint64_t rem = aux_offset % m_options.frame_align;
+        if (rem != 0) boundary += m_options.frame_align - rem;
     }
-    pending_skip_ = boundary - aux_offset;
-    deformatter_.reset(boundary);
+    m_pending_skip = boundary - aux_offset;
+    m_deformatter.reset(boundary);
 }
 
 void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_pos) {
-    current_frame_ = frame_pos;
-    Source& s = last_source_ && last_source_->id == id ? *last_source_ : source(id);
-    last_source_ = &s;
+    m_current_frame = frame_pos;
+    Source& s = m_last_source && m_last_source->id == id ? *m_last_source : source(id);
+    m_last_source = &s;
     s.bytes += n;
     s.decoder.feed(p, n);
 }
 
 void TraceDecoder::barrier(uint64_t pos, uint64_t count) {
-    if (count % (kFrameSize / kFsyncSize) == 0 && barrier_offsets_.size() < options_.max_barriers)
-        barrier_offsets_.push_back(pos);
+    if (count % (kFrameSize / kFsyncSize) == 0 && m_barrier_offsets.size() < m_options.max_barriers)
+        m_barrier_offsets.push_back(pos);
     all_sources_lose_sync(true);
 }
 
@@ -120,8 +120,8 @@ void TraceDecoder::frame_error(FrameError e) {
 }
 
 void TraceDecoder::all_sources_lose_sync(bool barrier) {
-    (barrier ? any_barrier_ : any_discontinuity_) = true;
-    for (auto& s : sources_) {
+    (barrier ? m_any_barrier : m_any_discontinuity) = true;
+    for (auto& s : m_sources) {
         if (!s) continue;
         s->decoder.discontinuity();
         if (barrier) {
@@ -133,25 +133,25 @@ void TraceDecoder::all_sources_lose_sync(bool barrier) {
 }
 
 void TraceDecoder::record_gap(const Source& s, const EtmGap& g) {
-    if (gaps_.size() >= options_.max_gaps) {
-        ++gaps_dropped_;
+    if (m_gaps.size() >= m_options.max_gaps) {
+        ++m_gaps_dropped;
         return;
     }
     TraceGap gap;
     gap.trace_id = s.id;
     gap.first_missing = g.first_missing;
     gap.missing = g.missing;
-    gap.aux_offset = current_frame_;
+    gap.aux_offset = m_current_frame;
     gap.after_barrier = s.barrier_since_count;
     gap.after_discontinuity = s.discontinuity_since_count;
     gap.after_sync = g.after_sync;
     gap.skipped_bytes = g.skipped_bytes;
-    gaps_.push_back(gap);
+    m_gaps.push_back(gap);
 }
 
 void TraceDecoder::finish() {
-    deformatter_.finish();
-    for (auto& s : sources_)
+    m_deformatter.finish();
+    for (auto& s : m_sources)
         if (s) {
             s->decoder.finish();
             s->flush_run();
@@ -179,20 +179,20 @@ TraceIdSummary summarise(uint8_t id, uint64_t bytes, const EtmStats& e) {
 
 std::vector<TraceIdSummary> TraceDecoder::summaries() const {
     std::vector<TraceIdSummary> out;
-    for (const auto& s : sources_)
+    for (const auto& s : m_sources)
         if (s) out.push_back(summarise(s->id, s->bytes, s->decoder.stats()));
     return out;
 }
 
 std::optional<TraceIdSummary> TraceDecoder::summary(uint8_t trace_id) const {
-    const auto& s = sources_[trace_id & 0x7f];
+    const auto& s = m_sources[trace_id & 0x7f];
     if (!s) return std::nullopt;
     return summarise(s->id, s->bytes, s->decoder.stats());
 }
 
 TraceDecodeStats TraceDecoder::stats() const {
-    TraceDecodeStats s = stats_;
-    s.frames = deformatter_.stats();
+    TraceDecodeStats s = m_stats;
+    s.frames = m_deformatter.stats();
     s.corrupt_frames = s.frames.reserved_id_frames;
     s.barriers = s.frames.barriers;
     s.fsync_runs = s.frames.fsync_runs;

@@ -111,9 +111,9 @@ public:
     std::vector<TraceIdSummary> summaries() const;
     // Empty if the ID never had a data byte.
     std::optional<TraceIdSummary> summary(uint8_t trace_id) const;
-    const std::vector<TraceGap>& gaps() const { return gaps_; }
-    uint64_t gaps_dropped() const { return gaps_dropped_; }
-    const std::vector<uint64_t>& barrier_offsets() const { return barrier_offsets_; }
+    const std::vector<TraceGap>& gaps() const { return m_gaps; }
+    uint64_t gaps_dropped() const { return m_gaps_dropped; }
+    const std::vector<uint64_t>& barrier_offsets() const { return m_barrier_offsets; }
     TraceDecodeStats stats() const;
 
 private:
@@ -128,21 +128,21 @@ private:
     void record_gap(const Source& s, const EtmGap& g);
     void start_chunk(uint64_t aux_offset);
 
-    TraceDecoderOptions options_;
-    std::unique_ptr<Sink> sink_;
-    Deformatter deformatter_;
-    std::array<std::unique_ptr<Source>, 128> sources_;
-    Source* last_source_ = nullptr; // the source of the last data() call (frames come in runs)
-    uint64_t current_frame_ = 0;    // AUX offset of the frame being unpacked
-    bool started_ = false;
-    uint64_t next_offset_ = 0;  // AUX offset the next chunk should start at
-    uint64_t pending_skip_ = 0; // bytes still to skip to reach a frame boundary
-    bool any_barrier_ = false;
-    bool any_discontinuity_ = false;
-    TraceDecodeStats stats_;
-    std::vector<TraceGap> gaps_;
-    uint64_t gaps_dropped_ = 0;
-    std::vector<uint64_t> barrier_offsets_;
+    TraceDecoderOptions m_options;
+    std::unique_ptr<Sink> m_sink;
+    Deformatter m_deformatter;
+    std::array<std::unique_ptr<Source>, 128> m_sources;
+    Source* m_last_source = nullptr; // the source of the last data() call (frames come in runs)
+    uint64_t m_current_frame = 0;    // AUX offset of the frame being unpacked
+    bool m_started = false;
+    uint64_t m_next_offset = 0;  // AUX offset the next chunk should start at
+    uint64_t m_pending_skip = 0; // bytes still to skip to reach a frame boundary
+    bool m_any_barrier = false;
+    bool m_any_discontinuity = false;
+    TraceDecodeStats m_stats;
+    std::vector<TraceGap> m_gaps;
+    uint64_t m_gaps_dropped = 0;
+    std::vector<uint64_t> m_barrier_offsets;
 };
 
 } // namespace ringsim::models::coresight

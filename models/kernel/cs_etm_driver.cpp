@@ -1,5 +1,6 @@
 #include "models/kernel/cs_etm_driver.h"
 
+#include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 #include "models/coresight/formatter.h"
 #include "models/kernel/etr_update.h"
@@ -16,7 +17,6 @@ using sc_core::sc_time;
 using sc_core::SC_PS;
 
 namespace {
-Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 constexpr uint64_t kFrame = coresight::kFrameSize;
 } // namespace
 
@@ -35,7 +35,7 @@ bool CsEtmDriver::start(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, Etr
         return false;
     }
     // coresight_enable_path: the sink first (E3), then the source.
-    const Picos t = now_ps();
+    const Picos t = sim_now();
     sink.enable_perf(t, *c.port);
     c.source->start(t, why_off);
     sink.source_changed(t, c.source, false);
@@ -52,8 +52,8 @@ void CsEtmDriver::stop(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, EtrS
                        const perf::RecordContext& ctx) {
     ++m_n.stops;
     // The source goes off first (P2): the ETM flushes its last bytes into the sink.
-    c.source->stop(now_ps());
-    sink.source_changed(now_ps(), c.source, true);
+    c.source->stop(sim_now());
+    sink.source_changed(sim_now(), c.source, true);
     if (!h.active) return;
     AuxCommit commit;
     commit.aux = out.idx;
@@ -64,11 +64,11 @@ void CsEtmDriver::stop(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, EtrS
     commit.record_offset = out.aux->last_record_offset();
     commit.record_size = size;
     commit.record_written = out.aux->last_record_written();
-    commit.at = now_ps();
+    commit.at = sim_now();
     // Every commit that wrote bytes or a record: the checker matches records to commits.
     if (commit.size || out.aux->last_record_due()) m_observer.on_aux_commit(std::move(commit));
     // coresight_disable_path: the sink's reference goes (E8).
-    sink.disable_perf(now_ps());
+    sink.disable_perf(sim_now());
 }
 
 uint64_t CsEtmDriver::update_buffer(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h,

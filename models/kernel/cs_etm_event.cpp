@@ -1,5 +1,6 @@
 #include "models/kernel/cs_etm_event.h"
 
+#include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 namespace ringsim::models {
 
@@ -8,7 +9,6 @@ using sc_core::sc_time;
 using sc_core::SC_PS;
 
 namespace {
-Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 constexpr Picos kMoveRetry = 1000000; // 1 us: the task's move waits for its record to end
 } // namespace
 
@@ -24,7 +24,7 @@ CsEtmEvent::CsEtmEvent(sc_core::sc_module_name name, const CsEtmEventParams& par
 bool CsEtmEvent::task_in(Picos t) const { return m_sched.schedule(m_task).in(t); }
 
 EtmCpu CsEtmEvent::where() {
-    const unsigned cpu = m_sched.cpu_of(m_task, now_ps());
+    const unsigned cpu = m_sched.cpu_of(m_task, sim_now());
     const SchedCpu c = m_sched.cpu(cpu);
     return {c.state, c.port, m_etm_of_cpu.at(cpu)};
 }
@@ -41,25 +41,25 @@ Picos CsEtmEvent::next_change(Picos t) const {
     consider(m_sched.schedule(m_task).next_change(t));
     if (const Picos every = m_task < 0 ? m_sched.migrate_every() : 0) {
         consider(t - t % every + every);
-        if (m_on && moving(t)) consider(t + kMoveRetry);
+        if ((m_on && moving(t)) || (!m_on && m_move_pending)) consider(t + kMoveRetry);
     }
-    consider(m_kernel_off_at);
-    consider(m_user_change_at);
+    if (m_kernel_off_at) consider(*m_kernel_off_at);
+    if (m_user_change_at) consider(*m_user_change_at);
     return next;
 }
 
 void CsEtmEvent::ioc_enable() {
     if (m_ending) return;
-    m_user_change_at = now_ps() + m_p.ipi_latency;
+    m_user_change_at = sim_now() + m_p.ipi_latency;
     m_user_change_to_off = false;
     m_poke.notify(sc_core::SC_ZERO_TIME);
 }
 
 void CsEtmEvent::ioc_disable_sync(EnginePort& caller) {
-    m_user_change_at = now_ps() + m_p.ipi_latency;
+    m_user_change_at = sim_now() + m_p.ipi_latency;
     m_user_change_to_off = true;
     m_poke.notify(sc_core::SC_ZERO_TIME);
-    while (m_user_change_at || !m_user_off || m_on) sc_core::wait(m_settled);
+    while (m_user_change_at.has_value() || !m_user_off || m_on) sc_core::wait(m_settled);
     // The ioctl returns once the IPI handler has run: smp_call_function_single waits on the
     // csd lock the handler releases (smp_store_release / smp_cond_load_acquire), so what
     // the stop did on the event's CPU (the AUX record, aux_head) is visible to the caller.
@@ -70,7 +70,7 @@ void CsEtmEvent::end(EnginePort& caller) {
     // Off since before the end (disabled by the AUX core and never re-enabled, say): its
     // task ran untraced until the tool's final disable. A stop the disable itself causes
     // leaves nothing untraced: the session is over.
-    if (m_stopped && !m_on) book_untraced(*m_stopped, m_stopped_at, now_ps(), m_off_cause);
+    if (m_stopped && !m_on) book_untraced(*m_stopped, m_stopped_at, sim_now(), m_off_cause);
     m_ending = true;
     ioc_disable_sync(caller);
     m_stopped = nullptr;
@@ -106,7 +106,7 @@ void CsEtmEvent::do_start(const EtmCpu& c) {
     if (m_out.aux->disable_requested()) {
         // perf_event_disable_inatomic: the irq_work disables the event a little later.
         m_out.aux->clear_disable();
-        if (!m_kernel_off_at) m_kernel_off_at = now_ps() + m_p.irq_work_latency;
+        if (!m_kernel_off_at) m_kernel_off_at = sim_now() + m_p.irq_work_latency;
     }
     c.cpu->leave(m_driver_context, sc_core::sc_time_stamp() - entered);
 }
@@ -126,7 +126,7 @@ void CsEtmEvent::do_stop() {
     if (m_out.aux->disable_requested()) {
         // TRUNCATED: the event goes off until the tool re-enables it (A6).
         m_out.aux->clear_disable();
-        if (!m_kernel_off_at) m_kernel_off_at = now_ps() + m_p.irq_work_latency;
+        if (!m_kernel_off_at) m_kernel_off_at = sim_now() + m_p.irq_work_latency;
     }
     c.cpu->leave(m_driver_context, sc_core::sc_time_stamp() - entered);
 }
@@ -143,15 +143,16 @@ void CsEtmEvent::book_untraced(coresight::EtmSource& source, Picos t0, Picos t1,
 
 void CsEtmEvent::event_thread() {
     for (;;) {
-        const Picos t = now_ps();
-        if (m_kernel_off_at && t >= m_kernel_off_at) {
-            m_kernel_off_at = 0;
-            if (!m_kernel_off) ++m_n.kernel_disables;
+        const Picos t = sim_now();
+        if (m_kernel_off_at && t >= *m_kernel_off_at) {
+            m_kernel_off_at.reset();
+            // perf_event_disable_local on an event already off does nothing.
+            if (!m_kernel_off && !m_user_off) ++m_n.kernel_disables;
             m_kernel_off = true;
             m_off_cause = UntracedCause::aux_disabled;
         }
-        if (m_user_change_at && t >= m_user_change_at) {
-            m_user_change_at = 0;
+        if (m_user_change_at && t >= *m_user_change_at) {
+            m_user_change_at.reset();
             if (m_user_change_to_off) {
                 m_user_off = true;
             } else if (!m_ending) {
@@ -173,8 +174,16 @@ void CsEtmEvent::event_thread() {
                 continue;
             }
         } else if (want) {
-            do_start(where());
-            continue;
+            const EtmCpu c = where(); // moves the task first, when due and nothing pins it
+            // A move the scheduler could not make yet (a record in flight pins the task):
+            // start nowhere until it has happened, rather than on the old CPU only to stop
+            // again at once; look again after kMoveRetry.
+            m_move_pending = m_task < 0 && m_sched.migrate_every() &&
+                             m_sched.wanted_cpu(t) != c.cpu->id();
+            if (!m_move_pending) {
+                do_start(c);
+                continue;
+            }
         }
         m_settled.notify(sc_core::SC_ZERO_TIME);
         const Picos next = next_change(t);

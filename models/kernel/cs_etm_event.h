@@ -12,6 +12,7 @@
 #include "models/kernel/scheduler.h"
 
 #include <functional>
+#include <optional>
 #include <systemc>
 
 namespace ringsim::models {
@@ -83,13 +84,14 @@ private:
     EnginePort* m_last_port = nullptr; // the CPU the event last ran its driver code on
     coresight::EtmSource* m_stopped = nullptr; // the ETM it ran under, off since m_stopped_at
     Picos m_stopped_at = 0;
+    bool m_move_pending = false; // off, waiting for the per-thread task's move to happen
     bool m_failed = false;       // pmu::start found no AUX room; no retry until sched-in
     bool m_kernel_off = false;   // perf_event_disable_inatomic took effect
-    Picos m_kernel_off_at = 0;   // when the pending disable lands; 0: none pending
+    std::optional<Picos> m_kernel_off_at; // when the pending disable lands (0 is a time)
     bool m_user_off = true;      // off until the tool enables it (after its mmaps), and
                                  // when it disables it (snapshot, exit)
     bool m_ending = false;
-    Picos m_user_change_at = 0;  // when the pending ioctl lands; 0: none pending
+    std::optional<Picos> m_user_change_at; // when the pending ioctl lands
     bool m_user_change_to_off = false;
     std::vector<bool> m_hw_id_done; // by CPU
     coresight::UntracedCause m_off_cause = coresight::UntracedCause::stop_window;

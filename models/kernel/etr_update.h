@@ -7,19 +7,14 @@
 // Leaves out: the shared-sink refcount (a caller's decision, E5's first step).
 #pragma once
 
+#include "models/coresight/tmc_regs.h"
+
 #include <cstdint>
 #include <vector>
 
 namespace ringsim::models {
 
-// What the hardware says at sync time (E4), in buffer offsets.
-struct EtrSyncState {
-    uint64_t size = 0;     // the ETR buffer
-    uint64_t rrp_off = 0;  // RRP - base (the start of valid data)
-    uint64_t rwp_off = 0;  // RWP - base
-    bool full = false;     // STS.Full: the write pointer wrapped at least once
-    bool memerr = false;   // STS.MemErr: the whole capture is discarded (D10)
-};
+using coresight::EtrSyncState; // what the TMC's registers say at sync (tmc_regs.h)
 
 struct EtrCopy {
     uint64_t etr_off = 0;  // source offset in the ETR buffer

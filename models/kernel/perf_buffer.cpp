@@ -1,12 +1,12 @@
 #include "models/kernel/perf_buffer.h"
 
+#include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
 
 #include <algorithm>
 #include <tuple>
 #include <utility>
-#include <systemc>
 
 namespace ringsim::models {
 
@@ -77,7 +77,7 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
             // load is still in flight and checks the room when the value arrives
             // (resolve_room_check).
             const bool known = m_params.a == BarrierKind::ctrl ||
-                               h.tail.perform <= sc_core::sc_time_stamp().value();
+                               h.tail.perform <= sim_now();
             if (known) {
                 if (m_params.a == BarrierKind::ctrl) mem.ctrl_dep(h.tail, Barrier::A);
                 // Waiting for a late load lets a nested writer run: rb->head may move.
@@ -144,7 +144,7 @@ std::pair<uint64_t, uint64_t> PerfBuffer::output_copy(Handle& h, MemoryPort& mem
 void PerfBuffer::output_header(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
     // (A) off: if the data_tail value has arrived meanwhile, the branch is decided before
     // any store issues.
-    if (h.check_pending && h.tail.perform <= sc_core::sc_time_stamp().value())
+    if (h.check_pending && h.tail.perform <= sim_now())
         resolve_room_check(h, mem);
     if (h.dropped || h.header_stored) return;
     if (!h.lost_record.empty()) {

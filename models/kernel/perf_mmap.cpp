@@ -44,7 +44,7 @@ Addr mmap_aux(MemoryPort& kernel, AddressSpace& space, const AuxArea& area,
         !why.empty())
         throw ModelError("perf_mmap refused the AUX mapping of " + area.name + " (EINVAL): " + why);
     area.aux->set_overwrite(!writable);
-    return space.mmap(area.name + ".aux", area.pages, vma_offset / page_size, writable, area.stats);
+    return space.mmap(area.name + ".aux", area.pages, vma_offset / page_size, writable, area.mmu);
 }
 
 } // namespace ringsim::models::perf

@@ -16,7 +16,7 @@ namespace ringsim::models {
 class AddressSpace;
 class MemoryPort;
 class PerfAux;
-struct BufferStats;
+struct MmuCounters;
 } // namespace ringsim::models
 
 namespace ringsim::models::perf {
@@ -36,7 +36,7 @@ struct AuxArea {
     std::vector<Addr> pages;     // the AUX pages rb_alloc_aux allocated
     uint64_t data_size = 0;      // the data area (2^n pages)
     PerfAux* aux = nullptr;      // its AUX buffer, made overwrite by a read-only mapping
-    BufferStats* stats = nullptr; // counts the mapping's faults and TLB misses
+    MmuCounters* mmu = nullptr;  // counts the mapping's faults and TLB misses
 };
 
 // perf_mmap of the AUX area (M3), in the tool's mmap call on its own CPU (`kernel`: that

@@ -1,5 +1,6 @@
 #include "models/kernel/record_writer.h"
 
+#include "models/common/sim_clock.h"
 #include "models/kernel/perf_records.h"
 #include "models/memory/engine_port.h"
 
@@ -24,16 +25,16 @@ void RecordWriter::writer_thread() {
         const Picos at = m_arrivals.next();
         if (at >= m_p.stop) {
             // Wait out the workload's duration: the task exits then, not at its last record.
-            const Picos now = sc_core::sc_time_stamp().value();
+            const Picos now = sim_now();
             if (m_p.stop > now) sc_core::wait(sc_time(double(m_p.stop - now), SC_PS));
             if (m_on_done) m_on_done();
             return;
         }
-        const Picos now = sc_core::sc_time_stamp().value();
+        const Picos now = sim_now();
         if (at > now) sc_core::wait(sc_time(double(at - now), SC_PS));
         // The task is switched out: its event is stopped.
         if (!m_sched.schedule(m_task).in(at)) continue;
-        const SchedCpu c = m_sched.cpu(m_sched.cpu_of(m_task, sc_core::sc_time_stamp().value()));
+        const SchedCpu c = m_sched.cpu(m_sched.cpu_of(m_task, sim_now()));
         write_one({c.state, c.port, &m_rb});
     }
 }

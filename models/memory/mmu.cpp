@@ -1,13 +1,10 @@
 #include "models/memory/mmu.h"
 
+#include "models/common/sim_clock.h"
 #include "models/common/hex.h"
 #include "models/common/stat_registry.h"
 
 namespace ringsim::models {
-
-namespace {
-Picos now_ps() { return sc_core::sc_time_stamp().value(); }
-} // namespace
 
 AddressSpace::AddressSpace(const MmuParams& params)
     : m_p(params), m_next_vbase(Addr{0x7f00'0000'0000}) {
@@ -16,14 +13,14 @@ AddressSpace::AddressSpace(const MmuParams& params)
 }
 
 Addr AddressSpace::mmap(const std::string& name, const std::vector<Addr>& phys_pages,
-                        uint64_t pgoff, bool writable, BufferStats* stats) {
+                        uint64_t pgoff, bool writable, MmuCounters* counters) {
     Vma v;
     v.name = name;
     v.vbase = m_next_vbase;
     v.pgoff = pgoff;
     v.phys = phys_pages;
     v.writable = writable;
-    v.stats = stats;
+    v.counters = counters;
     // A guard page between VMAs, as mmap leaves holes between unrelated mappings.
     m_next_vbase += (phys_pages.size() + 1) * m_p.page_size;
     if (m_p.policy == MappingPolicy::eager) {
@@ -75,11 +72,11 @@ Translation AddressSpace::translate(Addr vaddr, uint64_t n, bool write) {
         const uint64_t vpage = v.vbase / ps + i;
         if (tlb_lookup(vpage)) {
             t.cost += m_p.tlb_hit;
-            if (v.stats) ++v.stats->mmu_tlb_hits;
+            if (v.counters) ++v.counters->tlb_hits;
         } else {
             ++t.tlb_misses;
             t.cost += m_p.tlb_miss + m_p.page_walk;
-            if (v.stats) ++v.stats->mmu_tlb_misses;
+            if (v.counters) ++v.counters->tlb_misses;
         }
         Pte& pte = m_ptes[vpage];
         const uint64_t pgoff = v.pgoff + i;
@@ -102,9 +99,9 @@ Translation AddressSpace::translate(Addr vaddr, uint64_t n, bool write) {
             pte.writable = pte.writable || write;
             ++t.faults;
             t.cost += m_p.fault;
-            if (v.stats) {
-                ++v.stats->mmu_page_faults;
-                v.stats->mmu_fault_time += m_p.fault;
+            if (v.counters) {
+                ++v.counters->page_faults;
+                v.counters->fault_time += m_p.fault;
             }
         }
     }
@@ -113,10 +110,11 @@ Translation AddressSpace::translate(Addr vaddr, uint64_t n, bool write) {
 }
 
 Addr MmuPort::translate(Addr vaddr, uint64_t n, bool write) {
-    const Picos start = now_ps();
+    const Picos start = sim_now();
     const Translation t = m_space.translate(vaddr, n, write);
     if (t.cost) {
-        if (m_observer) m_observer->on_translation(m_inner.agent(), vaddr, n, write, start, t);
+        for (MmuObserver* o : m_observers)
+            o->on_translation(m_inner.agent(), vaddr, n, write, start, t);
         sc_core::wait(sc_core::sc_time(double(t.cost), sc_core::SC_PS));
     }
     return t.phys;
@@ -141,18 +139,18 @@ uint64_t MmuPort::store_bytes(Addr vaddr, const uint8_t* src, uint64_t n, bool r
 
 namespace ringsim::models {
 
-// Counted per buffer: each mapping carries the BufferStats of the buffer it maps.
+// Counted per buffer: each mapping carries the MmuCounters of the buffer it maps.
 void declare_mmu_stats(StatRegistry& r) {
-    using S = BufferStats;
+    using S = MmuCounters;
     r.counter("mmu.page_faults", "faults", "page faults the consumer took on this buffer's "
               "mappings: first touches under lazy mapping (M1), the first write to the control "
-              "page under either (page_mkwrite / pfn_mkwrite, M2)", &S::mmu_page_faults);
+              "page under either (page_mkwrite / pfn_mkwrite, M2)", &S::page_faults);
     r.counter("mmu.fault_time", "ps", "time the consumer spent in those faults",
-              &S::mmu_fault_time);
+              &S::fault_time);
     r.counter("mmu.tlb_misses", "misses", "the consumer's TLB misses on this buffer's pages, "
-              "each a page walk", &S::mmu_tlb_misses);
+              "each a page walk", &S::tlb_misses);
     r.counter("mmu.tlb_hits", "hits", "the consumer's TLB hits on this buffer's pages",
-              &S::mmu_tlb_hits);
+              &S::tlb_hits);
 }
 
 } // namespace ringsim::models

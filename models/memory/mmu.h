@@ -8,7 +8,7 @@
 //      eager (6.14 and later, M2): every page is mapped read-only at mmap (map_range); the
 //            first write to pgoff 0 faults once (pfn_mkwrite) and makes it writable; a write
 //            to any other page is SIGBUS.
-//    A read-only mapping (overwrite mode, C7) refuses every write.
+//    A read-only mapping (an overwrite buffer, R11, or a snapshot AUX area, C7) refuses every write.
 //  - The TLB: `entries` entries, least recently used out; each page an access touches costs
 //    the hit latency, or the miss latency plus a page walk. A bulk access is translated
 //    page by page and its whole cost is paid once, before the access issues (no event per
@@ -17,10 +17,11 @@
 // kernel's own TLB, page-table pages in simulated memory (the walk is a cost, not loads).
 #pragma once
 
-#include "models/common/buffer_stats.h"
 #include "models/common/types.h"
+#include "models/memory/mapping_policy.h"
 #include "models/memory/engine_port.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <list>
@@ -30,8 +31,6 @@
 #include <vector>
 
 namespace ringsim::models {
-
-enum class MappingPolicy { lazy, eager };
 
 struct MmuParams {
     uint64_t page_size = 0;
@@ -58,6 +57,15 @@ struct Translation {
     unsigned faults = 0;
 };
 
+// What the MMU counts on one mapping's pages (stats mmu.*): kept by the mapping's owner,
+// one block per buffer (its data and AUX mappings share it).
+struct MmuCounters {
+    uint64_t page_faults = 0;
+    uint64_t fault_time = 0; // ps
+    uint64_t tlb_misses = 0;
+    uint64_t tlb_hits = 0;
+};
+
 // Told about every translation that cost time (TLB walks, faults).
 class MmuObserver {
 public:
@@ -71,9 +79,9 @@ public:
     explicit AddressSpace(const MmuParams& params);
 
     // perf_mmap: a VMA over `phys_pages` (one physical address per page) starting at file
-    // page `pgoff`; returns its virtual base. `stats` counts its faults and TLB misses.
+    // page `pgoff`; returns its virtual base. `counters` counts its faults and TLB misses.
     Addr mmap(const std::string& name, const std::vector<Addr>& phys_pages, uint64_t pgoff,
-              bool writable, BufferStats* stats);
+              bool writable, MmuCounters* counters);
 
     // Translates [vaddr, vaddr + n) for a load or a store, updating the TLB and the page
     // table; the range must lie in one VMA, on physically contiguous pages. Throws AccessFault.
@@ -88,7 +96,7 @@ private:
         uint64_t pgoff = 0;
         std::vector<Addr> phys;
         bool writable = false;
-        BufferStats* stats = nullptr;
+        MmuCounters* counters = nullptr;
     };
     struct Pte {
         bool present = false;
@@ -110,7 +118,11 @@ private:
 class MmuPort final : public MemoryPort {
 public:
     MmuPort(EnginePort& inner, AddressSpace& space) : m_inner(inner), m_space(space) {}
-    void set_observer(MmuObserver* o) { m_observer = o; }
+    void add_observer(MmuObserver* o) { m_observers.push_back(o); }
+    void remove_observer(MmuObserver* o) {
+        m_observers.erase(std::remove(m_observers.begin(), m_observers.end(), o),
+                          m_observers.end());
+    }
     EnginePort& inner() { return m_inner; }
 
     LoadTicket issue_load(Addr vaddr, uint64_t n, bool acquire, Barrier label) override;
@@ -132,7 +144,7 @@ private:
 
     EnginePort& m_inner;
     AddressSpace& m_space;
-    MmuObserver* m_observer = nullptr;
+    std::vector<MmuObserver*> m_observers;
 };
 
 } // namespace ringsim::models

@@ -245,7 +245,7 @@ void OrderingEngine::resolve(PendingLoad& l) {
     l.op.value = first_word(l.bytes.data(), op.size);
     for (const ByteSource& b : l.sources) {
         uint64_t seq = b.store_seq;
-        if (!seq && m_observer) seq = written_by(op.addr + b.offset, b.length);
+        if (!seq && !m_observers.empty()) seq = written_by(op.addr + b.offset, b.length);
         l.op.source = std::max(l.op.source, seq);
     }
     l.resolved = true;
@@ -262,7 +262,7 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     }
     std::memcpy(dst, l.bytes.data(), l.op.size);
     if (sources) *sources = std::move(l.sources);
-    if (m_observer) m_observer->on_op(l.op);
+    for (OpObserver* o : m_observers) o->on_op(l.op);
     const Picos performed = l.op.perform;
     m_loads.erase(it);
     // The caller may now branch on the value and squash the stores it issued after the
@@ -289,7 +289,7 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     OpRecord op = next_op(agent, release ? OpKind::store_release : OpKind::store, addr, n, now, p,
                           label);
     op.value = first_word(src, n);
-    if (m_observer) m_observer->on_op(op);
+    for (OpObserver* o : m_observers) o->on_op(op);
     // The ring grows to its size as stores come, instead of being zeroed whole up front: a
     // short run (a sweep point, a lesson) touches only the pages it uses.
     const size_t slot = op.seq % kStoreRecordsKept;
@@ -302,7 +302,7 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
         // for such a copy are older in coherence order.
         if (m_history.empty() && !pending_load_overlaps(addr, n)) {
             m_mem.write(addr, src, n);
-            if (m_observer) note_written(addr, n, op.seq);
+            if (!m_observers.empty()) note_written(addr, n, op.seq);
             return op.seq;
         }
     } else {
@@ -328,7 +328,7 @@ void OrderingEngine::fence(unsigned agent, Picos now, Fence kind, Barrier label)
         // x86's locked add: drains the store buffer before later loads.
         a.floor_all = std::max({a.floor_all, a.max_load, a.max_store});
     }
-    if (m_observer) {
+    if (!m_observers.empty()) {
         OpRecord op;
         op.seq = seq;
         op.agent = agent;
@@ -337,7 +337,7 @@ void OrderingEngine::fence(unsigned agent, Picos now, Fence kind, Barrier label)
                                        : OpKind::fence_mb;
         op.issue = op.perform = now;
         op.label = label;
-        m_observer->on_op(op);
+        for (OpObserver* o : m_observers) o->on_op(op);
     }
 }
 
@@ -383,7 +383,7 @@ void OrderingEngine::retire(Picos now, Picos keep_from) {
     while (!m_history.empty() && m_history.begin()->first.first <= horizon) {
         PendingStore& s = m_history.begin()->second;
         m_mem.write(s.op.addr, s.bytes.data(), s.op.size);
-        if (m_observer) note_written(s.op.addr, s.op.size, s.op.seq);
+        if (!m_observers.empty()) note_written(s.op.addr, s.op.size, s.op.seq);
         m_history.erase(m_history.begin());
     }
 }

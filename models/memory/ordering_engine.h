@@ -16,6 +16,7 @@
 #include "models/memory/memory_port.h"
 #include "models/memory/phys_mem.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <string>
@@ -98,7 +99,12 @@ public:
     // (false): on arm, with no dependency to hold it back, other agents may have seen it.
     bool cancel_store(uint64_t seq, Picos resolved_at);
 
-    void set_observer(OpObserver* o) { m_observer = o; }
+    // Listeners of every operation (a timeline, litmus's horizon), told in the order added.
+    void add_observer(OpObserver* o) { m_observers.push_back(o); }
+    void remove_observer(OpObserver* o) {
+        m_observers.erase(std::remove(m_observers.begin(), m_observers.end(), o),
+                          m_observers.end());
+    }
     // The record of one of the last kStoreRecordsKept stores, for explanations; else null.
     const OpRecord* store_record(uint64_t seq) const;
     static constexpr size_t kStoreRecordsKept = 1 << 16;
@@ -174,7 +180,7 @@ private:
     // Records of recent stores, for explanations: a ring indexed by seq, so a newer
     // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots.
     std::vector<OpRecord> m_store_records;
-    OpObserver* m_observer = nullptr;
+    std::vector<OpObserver*> m_observers;
     // Only while an observer watches: which store's bytes memory holds, so that a load that
     // read memory (every load under sc, old bytes under tso and arm) still names the store
     // it read (OpRecord::source, the timeline's arrows). Nothing else reads it: results are

@@ -1,5 +1,6 @@
 #include "models/user/auxtrace_reader.h"
 
+#include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
 #include "models/memory/mmu.h"
@@ -9,10 +10,6 @@ namespace ringsim::models {
 
 using sc_core::sc_time;
 using sc_core::SC_PS;
-
-namespace {
-Picos now_ps() { return sc_core::sc_time_stamp().value(); }
-} // namespace
 
 AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem,
                                EnginePort& cpu, AddressSpace& space,
@@ -104,7 +101,7 @@ Picos AuxtraceReader::next_due() const {
 
 void AuxtraceReader::run_due() {
     while (m_next_snapshot < m_p.snapshot_at.size() &&
-           m_p.snapshot_at[m_next_snapshot] <= now_ps()) {
+           m_p.snapshot_at[m_next_snapshot] <= sim_now()) {
         ++m_next_snapshot;
         snapshot();
     }

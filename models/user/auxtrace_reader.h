@@ -17,6 +17,7 @@
 #include "models/memory/linux_barriers.h"
 #include "models/user/auxtrace_read.h"
 #include "models/user/perf_consumer.h"
+#include "models/user/tool_observers.h"
 
 #include <vector>
 
@@ -40,15 +41,6 @@ struct AuxtraceReaderParams {
     double write_bandwidth = 0; // bytes/s into perf.data
     BarrierKind c = kLinuxAuxBarriers.c; // (C) for AUX: rmb | acquire | mb | none
     BarrierKind d = kLinuxAuxBarriers.d; // (D) for AUX: mb | release | rmb | wmb | none
-};
-
-// What the tool copied out of an AUX area: bytes at free-running AUX position `pos`.
-class AuxObserver {
-public:
-    virtual ~AuxObserver() = default;
-    virtual void on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
-                               const std::vector<CopySource>& sources,
-                               const CopyContext& ctx) = 0;
 };
 
 struct AuxtraceReaderCounters {

@@ -1,5 +1,6 @@
 #include "models/user/perf_consumer.h"
 
+#include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
 #include "models/user/mmap_access.h"
@@ -15,14 +16,14 @@ using sc_core::SC_PS;
 
 namespace {
 sc_time ps(Picos t) { return sc_time(double(t), SC_PS); }
-Picos now_ps() { return sc_core::sc_time_stamp().value(); }
 } // namespace
 
 PerfConsumer::PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params,
                            MemoryPort& mem, std::vector<ConsumerMmap> mmaps)
     : sc_module(name), m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)),
       m_state(m_mmaps.size()),
-      m_next_snapshot(params.snapshot_every), m_cost_rng(params.cost_seed) {
+      m_next_snapshot(params.snapshot_every), m_cost_rng(params.cost_seed),
+      m_flush(params.mmap_flush) {
     require_param(m_p.copy_bandwidth > 0, "PerfConsumerParams.copy_bandwidth");
     require_param(m_p.write_bandwidth > 0, "PerfConsumerParams.write_bandwidth");
     require_param(m_p.mmap_flush >= 1, "PerfConsumerParams.mmap_flush");
@@ -87,7 +88,7 @@ void PerfConsumer::consumer_thread() {
             m_aux->on_exit();
             disabled = true;
         }
-        if (m_aux && m_aux->next_due() && m_aux->next_due() <= now_ps() && !m_exited)
+        if (m_aux && m_aux->next_due() && m_aux->next_due() <= sim_now() && !m_exited)
             m_aux->run_due();
         bool hits = false;
         for (unsigned i = 0; i < m_mmaps.size(); ++i) {
@@ -107,6 +108,18 @@ void PerfConsumer::consumer_thread() {
             if (!m_exited) poll();
         }
     }
+    // out_child: record__mmap_read_all(rec, true), one last pass with every map's flush
+    // threshold forced to 1, so what --mmap-flush held back is written too. With a threshold
+    // of 1 already, the loop's last pass read the same way and found nothing, and nothing
+    // writes once the workload exited and the events are disabled: that pass is left out.
+    if (m_flush > 1) {
+        m_flush = 1;
+        for (unsigned i = 0; i < m_mmaps.size(); ++i) {
+            if (m_mmaps[i].backward) continue;
+            read_forward(i);
+            if (m_aux) m_aux->after_data_read(i);
+        }
+    }
     // BKW_MMAP_DATA_PENDING at exit: the overwrite buffers are read last.
     for (unsigned i = 0; i < m_mmaps.size(); ++i)
         if (m_mmaps[i].backward) read_backward(i);
@@ -114,7 +127,7 @@ void PerfConsumer::consumer_thread() {
 }
 
 bool PerfConsumer::snapshot_due() const {
-    return m_p.snapshot_every && now_ps() >= m_next_snapshot && !m_exited;
+    return m_p.snapshot_every && sim_now() >= m_next_snapshot && !m_exited;
 }
 
 void PerfConsumer::workload_exited() {
@@ -139,7 +152,7 @@ void PerfConsumer::poll() {
     if (!ready) {
         Picos until = m_p.poll_timeout;
         auto wake_at = [&until](Picos at) {
-            if (at > now_ps()) until = until ? std::min(until, at - now_ps()) : at - now_ps();
+            if (at > sim_now()) until = until ? std::min(until, at - sim_now()) : at - sim_now();
         };
         if (m_p.snapshot_every) wake_at(m_next_snapshot);
         if (m_aux && m_aux->next_due()) wake_at(m_aux->next_due());
@@ -174,7 +187,7 @@ bool PerfConsumer::push(unsigned idx) {
     const uint64_t head = read_head(idx);
     const uint64_t end = read_head(idx);
     const uint64_t start = s.prev;
-    if (end - start < m_p.mmap_flush) return false; // -EAGAIN
+    if (end - start < m_flush) return false; // -EAGAIN
     ++m.stats->consumer_passes;
     if (end - start > m.data_size) {
         // "failed to keep up with mmap data" (C3): everything unread is dropped.
@@ -200,7 +213,7 @@ void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
     // record's room as soon as it has handled it. Each record is done when the handling of
     // the records up to it, counted from the copy's start, is: the copy's own time is part
     // of it, not added.
-    Picos done_at = now_ps();
+    Picos done_at = sim_now();
     std::vector<CopySource> sources;
     read_copy(m_mem, copy.first, copy.second, m_buf, sources);
     const std::vector<uint8_t> bytes = m_buf;
@@ -218,7 +231,7 @@ void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
             }
         }
         done_at += record_cost(type) + cost(size);
-        if (done_at > now_ps()) sc_core::wait(ps(done_at - now_ps()));
+        if (done_at > sim_now()) sc_core::wait(ps(done_at - sim_now()));
         done += size;
         m_state[idx].prev = copy.pos + done;
         write_tail(idx, copy.pos + done); // perf_mmap__consume of this record
@@ -236,7 +249,7 @@ bool PerfConsumer::read_events(unsigned idx) {
     // perf_mmap__read_init.
     uint64_t start = s.prev;
     uint64_t end = read_head(idx);
-    if (end - start < m_p.mmap_flush) return false;
+    if (end - start < m_flush) return false;
     ++m.stats->consumer_passes;
     if (end - start > m.data_size) {
         keep_up_failure(idx, end);
@@ -314,7 +327,7 @@ void PerfConsumer::read_backward(unsigned idx) {
     const uint64_t head = read_head(idx);
     const uint64_t start = read_head(idx);
     uint64_t end = s.prev;
-    if (end - start >= m_p.mmap_flush) {
+    if (end - start >= m_flush) {
         ++m.stats->consumer_passes;
         if (end - start > m.data_size) end = overwrite_rb_find_range(idx, start);
         const uint64_t n = end - start;
@@ -333,7 +346,7 @@ void PerfConsumer::set_paused(bool paused) {
 
 void PerfConsumer::pause_thread() {
     for (const PauseWindow& w : m_p.pauses) {
-        if (w.at > now_ps()) sc_core::wait(ps(w.at - now_ps()));
+        if (w.at > sim_now()) sc_core::wait(ps(w.at - sim_now()));
         set_paused(true);
         sc_core::wait(ps(w.length));
         set_paused(false);

@@ -13,7 +13,7 @@
 #include "models/kernel/etr_alloc.h"
 #include "models/kernel/exec_context.h"
 #include "models/kernel/record_kind.h"
-#include "models/memory/mmu.h"
+#include "models/memory/mapping_policy.h"
 #include "models/memory/ordering_engine.h"
 #include "models/user/consumer_policy.h"
 

@@ -645,7 +645,7 @@ Execution::Execution(const Test& t, MemoryModel model, uint64_t run)
     m_base = m_mem.allocate("litmus", t.locations.size() * kLocSpacing, kLocSpacing);
     for (size_t i = 0; i < t.init.size(); ++i)
         m_mem.write(addr(unsigned(i)), reinterpret_cast<const uint8_t*>(&t.init[i]), 8);
-    m_engine.set_observer(&m_horizon);
+    m_engine.add_observer(&m_horizon);
     const models::TimingBounds bounds{t.timing.drain, t.timing.early, t.timing.late};
     models::Rng skew(models::derive_seed(run, "litmus-skew"));
     for (const Thread& th : t.threads) {

@@ -83,6 +83,7 @@ struct Buffer {
     Addr up = 0, data = 0, aux = 0;
     uint64_t aux_size = 0;
     BufferStats stats;
+    MmuCounters mmu;
     std::unique_ptr<PerfAux> core;
 };
 
@@ -127,7 +128,7 @@ struct Rig {
         for (unsigned i = 0; i < bufs.size(); ++i) {
             Buffer& b = bufs[i];
             AuxMmap m;
-            m.user_page = space.mmap("buf" + std::to_string(i), {b.up, b.data}, 0, true, &b.stats);
+            m.user_page = space.mmap("buf" + std::to_string(i), {b.up, b.data}, 0, true, &b.mmu);
             m.aux_size = b.aux_size;
             m.aux_offset = perf::default_aux_offset(kPage, kPage);
             m.area.name = "buf" + std::to_string(i);
@@ -135,7 +136,7 @@ struct Rig {
             for (uint64_t k = 0; k < b.aux_size / kPage; ++k) m.area.pages.push_back(b.aux + k * kPage);
             m.area.data_size = kPage;
             m.area.aux = b.core.get();
-            m.area.stats = &b.stats;
+            m.area.mmu = &b.mmu;
             mmaps.push_back(m);
         }
         reader = std::make_unique<AuxtraceReader>(p, tool, cpu, space, std::move(mmaps), obs);

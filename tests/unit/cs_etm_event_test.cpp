@@ -140,7 +140,7 @@ struct Rig {
     std::unique_ptr<Script> script;
     perf::RecordContext ctx;
 
-    Rig(const SchedulerParams& sp, int task, uint64_t aux_bytes) {
+    Rig(const SchedulerParams& sp, int task, uint64_t aux_bytes, Picos ipi = kIpi) {
         for (unsigned c = 0; c < 2; ++c) {
             states.emplace_back(c);
             etms.emplace_back("etm" + std::to_string(c), uint8_t(0x10 + c), rate, 0);
@@ -176,7 +176,7 @@ struct Rig {
         sched = std::make_unique<Scheduler>(sp, cpus);
         CsEtmEventParams p;
         p.irq_work_latency = kIrqWork;
-        p.ipi_latency = kIpi;
+        p.ipi_latency = ipi;
         p.ctx.pid = 100;
         p.ctx.tid = 101;
         p.ctx.id = 7;
@@ -518,4 +518,77 @@ TEST(CsEtmEvent, ATruncatedHarvestDisablesTheEventUntilTheToolReenablesIt) {
     // The second session (T + 111 .. T + 131 us, about 2000 bytes) fit: no second flag.
     ASSERT_EQ(r.obs.commits.size(), 2u);
     EXPECT_EQ(r.obs.commits[1].flags, 0u);
+}
+
+// Found by the tests above being written: an ioctl landing at time 0 (an IPI latency of 0
+// at the start) was taken for "no ioctl pending" and dropped, so the event never started.
+TEST(CsEtmEvent, AnEnableLandingAtTimeZeroIsNotLost) {
+    SchedulerParams sp;
+    sp.traced = {0};
+    Rig r(sp, 0, 16384, /*ipi=*/0);
+    bool running = false;
+    r.run([&] {
+        r.event->ioc_enable(); // at 0, landing at 0
+        wait_until(10 * kUs);
+        running = r.event->running();
+        r.event->end(r.tool);
+    });
+    EXPECT_TRUE(running);
+    EXPECT_EQ(r.d().starts, 1u);
+    EXPECT_EQ(r.etms[0].started_at(), 0u);
+}
+
+// A per-thread task pinned to its CPU by a record in flight (R2) moves at the first retry
+// after the record ends; meanwhile its event stays off rather than starting on the old CPU
+// and stopping again at once (which wrote an ITRACE_START, a harvest and a PERF_RECORD_AUX
+// per retry).
+TEST(CsEtmEvent, APinnedMoveStartsNothingUntilTheTaskHasMoved) {
+    SchedulerParams sp;
+    sp.traced = {0, 1};
+    sp.per_thread = true;
+    sp.migrate_every = 50 * kUs;
+    Rig r(sp, kPerThreadTask, 16384);
+    r.sched->pin(r.rb.get(), r.event.get());
+    bool begun = false;
+    r.run([&] {
+        wait_until(1 * kUs);
+        r.event->ioc_enable();
+        wait_until(49 * kUs + kUs / 2);
+        PerfBuffer::Handle h; // a record of the task's, written on CPU 0 until 55 us
+        begun = r.rb->output_begin(h, *r.cpus[0].port, r.ctx, 64);
+        wait_until(55 * kUs);
+        r.rb->output_record(h, *r.cpus[0].port, Bytes(64, 0));
+        r.rb->output_end(h, *r.cpus[0].port);
+        wait_until(70 * kUs);
+        r.event->end(r.tool);
+    });
+    ASSERT_TRUE(begun);
+    // Stopped at 50 us and harvested by 51 us + 5504 ps; retried every 1 us from there, the
+    // move happens at the first retry after 55 us.
+    EXPECT_EQ(r.etms[0].stopped_at(), 50 * kUs);
+    EXPECT_EQ(r.etms[1].started_at(), 55 * kUs + 5504);
+    EXPECT_EQ(r.d().starts, 2u);
+    EXPECT_EQ(r.d().stops, 2u);
+    EXPECT_EQ(r.records.count(PERF_RECORD_ITRACE_START), 2u);
+    EXPECT_EQ(r.records.count(PERF_RECORD_AUX), 2u);
+    EXPECT_EQ(r.sched->migrations(), 1u);
+}
+
+// The AUX core's pending disable (A6, after a TRUNCATED harvest) landing on an event the
+// tool has already disabled does nothing, and is not counted (perf_event_disable_local).
+TEST(CsEtmEvent, ADisableLandingAfterTheEndIsNotCounted) {
+    SchedulerParams sp;
+    sp.traced = {0};
+    Rig r(sp, 0, 4096);
+    uint64_t flags = 0;
+    r.run([&] {
+        wait_until(1 * kUs);
+        r.event->ioc_enable();
+        wait_until(80 * kUs);
+        r.event->end(r.tool); // its harvest overflows the 4 KiB AUX area: TRUNCATED
+        flags = r.obs.commits.empty() ? 0 : r.obs.commits.back().flags;
+        wait_until(90 * kUs);
+    });
+    EXPECT_NE(flags & PERF_AUX_FLAG_TRUNCATED, 0u);
+    EXPECT_EQ(r.n().kernel_disables, 0u);
 }

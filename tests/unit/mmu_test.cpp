@@ -34,7 +34,7 @@ std::vector<Addr> pages(Addr base, uint64_t n) {
 
 TEST(Mmu, EagerMapsEveryPageAndOnlyTheControlPageFaultsOnItsFirstWrite) {
     AddressSpace as(params(MappingPolicy::eager));
-    BufferStats st;
+    MmuCounters st;
     const Addr v = as.mmap("cpu0", pages(0x10000, 3), 0, true, &st);
     // First reads: TLB misses (one walk each), no fault.
     Translation t = as.translate(v + kPage, 64, false);
@@ -51,15 +51,15 @@ TEST(Mmu, EagerMapsEveryPageAndOnlyTheControlPageFaultsOnItsFirstWrite) {
     EXPECT_EQ(t.cost, 30'000u + 2'000'000u);
     t = as.translate(v + 1024, 8, true);
     EXPECT_EQ(t.cost, 1'000u);
-    EXPECT_EQ(st.mmu_page_faults, 1u);
-    EXPECT_EQ(st.mmu_fault_time, 2'000'000u);
-    EXPECT_EQ(st.mmu_tlb_misses, 2u);
-    EXPECT_EQ(st.mmu_tlb_hits, 2u);
+    EXPECT_EQ(st.page_faults, 1u);
+    EXPECT_EQ(st.fault_time, 2'000'000u);
+    EXPECT_EQ(st.tlb_misses, 2u);
+    EXPECT_EQ(st.tlb_hits, 2u);
 }
 
 TEST(Mmu, LazyFaultsOnEveryFirstTouchAndOnTheControlPagesFirstWrite) {
     AddressSpace as(params(MappingPolicy::lazy, 64));
-    BufferStats st;
+    MmuCounters st;
     const Addr v = as.mmap("cpu0", pages(0x20000, 5), 0, true, &st);
     // A bulk read of data pages 1..4: four walks, four faults, paid once.
     Translation t = as.translate(v + kPage, 4 * kPage, false);
@@ -71,7 +71,7 @@ TEST(Mmu, LazyFaultsOnEveryFirstTouchAndOnTheControlPagesFirstWrite) {
     EXPECT_EQ(as.translate(v, 8, false).faults, 1u);
     EXPECT_EQ(as.translate(v, 8, true).faults, 1u);
     EXPECT_EQ(as.translate(v, 8, true).faults, 0u);
-    EXPECT_EQ(st.mmu_page_faults, 6u);
+    EXPECT_EQ(st.page_faults, 6u);
 }
 
 TEST(Mmu, TheTlbEvictsTheLeastRecentlyUsedPage) {

@@ -286,7 +286,7 @@ TEST_F(Engine, AnObservedLoadNamesTheStoreWhoseBytesMemoryHolds) {
     for (MemoryModel m : {MemoryModel::sc, MemoryModel::arm}) {
         make(m, TimingPolicy::none, {0, 0, 0});
         Sources seen;
-        e->set_observer(&seen);
+        e->add_observer(&seen);
         const uint64_t a = store(p0, 10, x, 1);
         const uint64_t b = store(p0, 20, x + 4, 2); // overwrites the upper half of a
         store(p0, 5'000'000, y, 3);                 // retires both under arm

@@ -445,11 +445,9 @@ TEST(PerfConsumer, FullOverwriteBufferIsReadBackToTheLastWholeRecord) {
 
 // perf record's exit pass (builtin-record.c : __cmd_record, out_child:
 // record__mmap_read_all(rec, true)) forces each map's flush threshold to 1, so what sits
-// below --mmap-flush is still written to perf.data. PerfConsumer's loop ends at the first
-// pass after SIGCHLD that finds nothing at or above mmap_flush (perf_consumer.cpp,
-// consumer_thread and push), so these 200 bytes are never read: a defect of the model.
-// Disabled so the suite stays green; enable it with the fix (a last pass with flush 1).
-TEST(PerfConsumer, DISABLED_ExitPassReadsWhatIsBelowTheFlushThreshold) {
+// below --mmap-flush is still written to perf.data: these 200 bytes are copied after the
+// loop's last pass (which found nothing at or above mmap_flush) has ended.
+TEST(PerfConsumer, ExitPassReadsWhatIsBelowTheFlushThreshold) {
     Rig r;
     ASSERT_TRUE(r.write(64));
     ASSERT_TRUE(r.write(96));
