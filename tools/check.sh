@@ -8,13 +8,14 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 tools/setup.sh
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRINGSIM_WERROR=ON
+# The Quick start's own build (CMakePresets.json): a tree built by its first command is
+# reused as it is, not rebuilt with other flags.
+cmake --preset default
 cmake --build build -j"$jobs"
 ctest --test-dir build -j"$jobs" --output-on-failure
 
 if [[ "${RINGSIM_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRINGSIM_WERROR=ON \
-        -DRINGSIM_SANITIZE=address,undefined -DRINGSIM_BUILD_BENCH=OFF
+  cmake --preset asan
   cmake --build build-asan -j"$jobs"
   # The `long` tests (thousands of simulations each) ran above in the optimised build.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -5,6 +5,8 @@
 #   <!-- docs: COMMAND -->          the block becomes "$ COMMAND" and COMMAND's stdout
 #   <!-- docs-command: COMMAND -->  the block becomes "$ COMMAND" alone (e.g. it makes a picture)
 #   <!-- docs-hidden: COMMAND -->   COMMAND runs; nothing is shown, no block follows
+#   <!-- docs-run -->               every command of the next block runs (lines joined at a
+#                                   trailing backslash); the block stays as written
 #
 # Commands run in order, per page, in a scratch directory that looks like the repository's
 # root (scenarios/, tools/, tests/ link to the repository; docs/img/ is where pictures go),
@@ -40,11 +42,30 @@ export PATH="$scratch/bin:$PATH"
 
 status=0
 for page in "${pages[@]}"; do
-  grep -q '^<!-- docs\(-hidden\|-command\)\?: ' "$page" || continue
+  grep -q '^<!-- docs\(\(-hidden\|-command\)\?: \|-run -->\)' "$page" || continue
   new="$scratch/out/$(echo "$page" | tr / _)"
   : >"$new"
-  skipping=0 pending=""
+  skipping=0 pending="" running=0 joined=""
   while IFS= read -r line || [[ -n $line ]]; do
+    if ((running == 1)) && [[ $line == '```'* ]]; then
+      running=2
+    elif ((running == 2)) && [[ $line == '```' ]]; then
+      running=0
+    elif ((running == 2)); then
+      joined+=$line
+      if [[ $joined == *\\ ]]; then
+        joined=${joined%\\}
+      else
+        cmd=$joined joined=""
+        if [[ -n ${cmd// /} && $cmd != \#* ]] &&
+          ! (cd "$scratch/root" && bash -o pipefail -c "$cmd" >/dev/null 2>"$scratch/stderr"); then
+          echo "docs.sh: $page: '$cmd' failed:" >&2
+          cat "$scratch/stderr" >&2
+          exit 1
+        fi
+      fi
+    fi
+    [[ $line == '<!-- docs-run -->' ]] && running=1
     if ((skipping)); then
       # Drop the old block: from its opening fence to its closing one.
       if [[ $skipping == 1 && $line == '```'* ]]; then skipping=2; continue; fi

@@ -14,6 +14,7 @@ packages=(
   munge slurmctld slurmd slurm-client  # tests/sweep: a private Slurm cluster (tools/slurm)
   parallel                # tests/sweep: shards under GNU parallel
   jq                      # tests/sweep: comparing shard files
+  clang-format            # tools/format.sh: the tree's one style, checked by a test
 )
 
 missing=()
