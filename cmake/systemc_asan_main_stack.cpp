@@ -39,4 +39,4 @@ void announce_main_stack() {
 // Registered at static initialisation, after ASan's leak check was registered.
 const int registered = std::atexit(announce_main_stack);
 
-}  // namespace
+} // namespace

@@ -14,7 +14,8 @@ namespace {
 
 uint64_t sample_type_bits(const std::vector<std::string>& names) {
     uint64_t bits = 0;
-    for (const auto& n : names) bits |= perf::sample_bit(n).value_or(0);
+    for (const auto& n : names)
+        bits |= perf::sample_bit(n).value_or(0);
     return bits;
 }
 
@@ -66,8 +67,10 @@ void Platform::build_buffers() {
     // perf record: one mmap per CPU (per-cpu, system-wide), or one for the task
     // (--per-thread). Each is 1 + 2^n pages: the control page, then the data pages (R11).
     std::vector<int> owners;
-    if (m_sc.deployment == Deployment::per_thread) owners.push_back(-1);
-    else owners.assign(m_traced.begin(), m_traced.end());
+    if (m_sc.deployment == Deployment::per_thread)
+        owners.push_back(-1);
+    else
+        owners.assign(m_traced.begin(), m_traced.end());
 
     std::vector<CheckedBuffer> checked;
     for (int owner : owners) {
@@ -120,7 +123,8 @@ void Platform::build_buffers() {
 void Platform::build_writers() {
     // The per-thread task moves only when neither a record nor its cs_etm event pins it.
     if (m_sc.deployment == Deployment::per_thread)
-        m_scheduler->pin(m_buffers.front().rb.get(), m_events.empty() ? nullptr : m_events.front().get());
+        m_scheduler->pin(m_buffers.front().rb.get(),
+                         m_events.empty() ? nullptr : m_events.front().get());
     const uint64_t sample_type = sample_type_bits(m_sc.sample_type);
     uint64_t next_id = 1;
     for (const config::Writer& w : m_sc.writers) {
@@ -145,9 +149,9 @@ void Platform::build_writers() {
             p.seed = derive_seed(m_sc.seed, "writer." + name);
             p.event_id = next_id++;
             p.tid = kWorkloadPid;
-            m_writers.push_back(std::make_unique<RecordWriter>(
-                name.c_str(), p, *m_scheduler, kPerThreadTask, *m_buffers.front().rb,
-                [this] { writer_done(); }));
+            m_writers.push_back(
+                std::make_unique<RecordWriter>(name.c_str(), p, *m_scheduler, kPerThreadTask,
+                                               *m_buffers.front().rb, [this] { writer_done(); }));
             continue;
         }
         for (unsigned i = 0; i < m_traced.size(); ++i) {
@@ -156,9 +160,9 @@ void Platform::build_writers() {
             p.seed = derive_seed(m_sc.seed, "writer." + name);
             p.event_id = next_id++;
             p.tid = kWorkloadPid + cpu;
-            m_writers.push_back(std::make_unique<RecordWriter>(
-                name.c_str(), p, *m_scheduler, int(cpu), *m_buffers[i].rb,
-                [this] { writer_done(); }));
+            m_writers.push_back(std::make_unique<RecordWriter>(name.c_str(), p, *m_scheduler,
+                                                               int(cpu), *m_buffers[i].rb,
+                                                               [this] { writer_done(); }));
         }
     }
 }
@@ -183,7 +187,8 @@ void Platform::map_tool() {
     m_tool_port = std::make_unique<MmuPort>(*m_ports[m_sc.consumer_cpu], *m_tool_space);
     auto pages = [this](Addr base, uint64_t n) {
         std::vector<Addr> v;
-        for (uint64_t i = 0; i < n; ++i) v.push_back(base + i * m_sc.page_size);
+        for (uint64_t i = 0; i < n; ++i)
+            v.push_back(base + i * m_sc.page_size);
         return v;
     };
     for (unsigned i = 0; i < m_buffers.size(); ++i) {
@@ -191,7 +196,8 @@ void Platform::map_tool() {
         const PerfBufferParams& p = b.rb->params();
         ToolMapping t;
         std::vector<Addr> data = pages(p.user_page, 1);
-        for (Addr a : pages(p.data, p.nr_pages)) data.push_back(a);
+        for (Addr a : pages(p.data, p.nr_pages))
+            data.push_back(a);
         if (const std::string why = perf::data_mmap_error(0, data.size()); !why.empty())
             throw ModelError("perf_mmap refused the data mapping of " + b.name + ": " + why);
         // Read-only for an overwrite buffer (R11): perf maps it without PROT_WRITE.
@@ -218,7 +224,8 @@ void Platform::build_consumer() {
     p.poll_timeout = m_sc.poll_timeout_ps;
     p.mmap_flush = m_sc.mmap_flush;
     p.snapshot_every = m_sc.snapshot_every_ps;
-    for (const auto& w : m_sc.pauses) p.pauses.push_back({w.at_ps, w.length_ps});
+    for (const auto& w : m_sc.pauses)
+        p.pauses.push_back({w.at_ps, w.length_ps});
     p.c = m_sc.data_barriers.c;
     p.d = m_sc.data_barriers.d;
 
@@ -246,7 +253,8 @@ void Platform::build_aux() {
     // One ETM per traced CPU, with a trace ID from the range the CoreSight trace-ID
     // allocator hands out (0x10 upward).
     std::vector<std::pair<Picos, double>> phases;
-    for (const auto& ph : m_sc.trace.phases) phases.push_back({ph.at_ps, ph.rate});
+    for (const auto& ph : m_sc.trace.phases)
+        phases.push_back({ph.at_ps, ph.rate});
     m_rate = std::make_unique<TraceRate>(m_sc.trace.rate, phases);
     m_source_of_cpu.assign(m_sc.cpus, nullptr);
     std::vector<const EtmSource*> sources;
@@ -282,10 +290,10 @@ void Platform::build_aux() {
     }
     m_aux_checker = std::make_unique<AuxChecker>(sources, books_of_source, checked,
                                                  m_sc.aux.snapshot, &m_memory.engine());
-    m_checker->set_aux_record_sink([this](unsigned idx, uint64_t off, uint64_t size,
-                                          uint64_t flags) {
-        m_aux_checker->on_aux_record(idx, off, size, flags);
-    });
+    m_checker->set_aux_record_sink(
+        [this](unsigned idx, uint64_t off, uint64_t size, uint64_t flags) {
+            m_aux_checker->on_aux_record(idx, off, size, flags);
+        });
 
     // The ETR's buffer (E1, E2), one per session for CPU-bound events (shared), private
     // per thread: one sink either way here.
@@ -307,7 +315,8 @@ void Platform::build_aux() {
     EnginePort& etr_port = m_memory.agent("etr", m_sc.timing);
     m_sinks.push_back(std::make_unique<EtrSink>("etr", sp, etr_port, *m_aux_checker));
     EtrSink& sink = *m_sinks.back();
-    for (EtmSource& s : m_sources) sink.attach(&s);
+    for (EtmSource& s : m_sources)
+        sink.attach(&s);
     sink.build_table();
 
     CsEtmDriverParams dp;
@@ -327,9 +336,9 @@ void Platform::build_aux() {
         ep.ctx.id = next_id++;
         const int task = m_buffers[i].cpu; // kPerThreadTask for the per-thread buffer
         ep.ctx.tid = task < 0 ? kWorkloadPid : kWorkloadPid + unsigned(task);
-        m_events.push_back(std::make_unique<CsEtmEvent>(
-            ("cs_etm_" + m_buffers[i].name).c_str(), ep, *m_driver, sink, outputs[i],
-            *m_scheduler, task, m_source_of_cpu));
+        m_events.push_back(std::make_unique<CsEtmEvent>(("cs_etm_" + m_buffers[i].name).c_str(), ep,
+                                                        *m_driver, sink, outputs[i], *m_scheduler,
+                                                        task, m_source_of_cpu));
     }
 }
 
@@ -360,9 +369,9 @@ void Platform::build_aux_reader() {
         m.area.mmu = &m_buffers[i].mmu;
         mmaps.push_back(m);
     }
-    m_aux_reader = std::make_unique<AuxtraceReader>(p, *m_tool_port, *m_ports[m_sc.consumer_cpu],
-                                                    *m_tool_space, std::move(mmaps),
-                                                    *m_aux_checker);
+    m_aux_reader =
+        std::make_unique<AuxtraceReader>(p, *m_tool_port, *m_ports[m_sc.consumer_cpu],
+                                         *m_tool_space, std::move(mmaps), *m_aux_checker);
     m_consumer->set_aux(m_aux_reader.get());
 }
 
@@ -401,7 +410,8 @@ StatInstances Platform::total_stat_instances() const {
     }
     if (!m_sc.aux.enabled) return in;
     in.add(*m_driver);
-    for (const auto& k : m_sinks) in.add(*k);
+    for (const auto& k : m_sinks)
+        in.add(*k);
     in.add(*m_aux_checker);
     in.add(*m_aux_reader);
     return in;

@@ -5,18 +5,18 @@
 
 #include "models/check/aux_checker.h"
 #include "models/check/checker.h"
-#include "models/coresight/etm_source.h"
 #include "models/common/stat_registry.h"
+#include "models/coresight/etm_source.h"
 #include "models/coresight/etr_sink.h"
-#include "models/kernel/cs_etm_event.h"
-#include "models/user/auxtrace_reader.h"
 #include "models/kernel/cpu_state.h"
+#include "models/kernel/cs_etm_event.h"
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_wakeup.h"
 #include "models/kernel/record_writer.h"
 #include "models/kernel/scheduler.h"
 #include "models/memory/engine_port.h"
 #include "models/memory/mmu.h"
+#include "models/user/auxtrace_reader.h"
 #include "models/user/perf_consumer.h"
 #include "platform/config/scenario.h"
 #include "platform/session_end.h"
@@ -30,10 +30,10 @@ namespace ringsim::platform {
 
 // One mapped ring buffer and everything attached to it.
 struct BufferSlot {
-    std::string name;             // "cpu2", or "task" for a per-thread buffer
-    int cpu = -1;                 // the CPU it belongs to; -1 for per-thread
+    std::string name; // "cpu2", or "task" for a per-thread buffer
+    int cpu = -1;     // the CPU it belongs to; -1 for per-thread
     models::BufferStats stats;
-    models::MmuCounters mmu;      // the perf tool's MMU on its mappings of this buffer
+    models::MmuCounters mmu; // the perf tool's MMU on its mappings of this buffer
     std::unique_ptr<models::PerfBuffer> rb;
     std::unique_ptr<models::PerfWakeup> wakeup;
 };
@@ -70,7 +70,7 @@ private:
     void build_aux_reader();
 
     const config::Scenario& m_sc;
-    std::vector<unsigned> m_traced;          // the traced CPUs
+    std::vector<unsigned> m_traced; // the traced CPUs
     models::PhysicalMemory m_phys;
     models::MemorySystem m_memory;
     std::deque<models::CpuState> m_cpus;

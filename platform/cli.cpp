@@ -9,8 +9,8 @@
 #include "platform/explore.h"
 #include "platform/litmus/litmus.h"
 #include "platform/output.h"
-#include "platform/sweep/sweep_cmd.h"
 #include "platform/series.h"
+#include "platform/sweep/sweep_cmd.h"
 #include "platform/timeline.h"
 
 #include <boost/program_options.hpp>
@@ -36,8 +36,8 @@ struct Args {
     std::vector<std::string> sets;
     std::optional<uint64_t> seed;
     std::string out = "ringsim-out";
-    std::string timeline;        // --timeline FILE
-    std::string timeline_window; // --timeline-window FROM:TO
+    std::string timeline;              // --timeline FILE
+    std::string timeline_window;       // --timeline-window FROM:TO
     std::optional<std::string> series; // --series INTERVAL
 };
 
@@ -51,8 +51,8 @@ bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bo
         opts.add_options()("seed", po::value<uint64_t>(), "master seed")(
             "out", po::value<std::string>(&a.out), "output directory")(
             "timeline", po::value<std::string>(&a.timeline), "trace-event JSON file")(
-            "timeline-window", po::value<std::string>(&a.timeline_window), "FROM:TO")(
-            "series", po::value<std::string>(), "series.csv interval");
+            "timeline-window", po::value<std::string>(&a.timeline_window),
+            "FROM:TO")("series", po::value<std::string>(), "series.csv interval");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     try {
@@ -104,8 +104,8 @@ std::optional<models::Picos> series_interval(const Args& a) {
     if (!a.series) return models::Picos(0);
     const auto t = config::parse_time(*a.series);
     if (t && *t.value > 0) return *t.value;
-    std::cerr << "ringsim run: --series: expected " << (t ? "a time > 0" : t.error)
-              << ", found '" << *a.series << "'\n";
+    std::cerr << "ringsim run: --series: expected " << (t ? "a time > 0" : t.error) << ", found '"
+              << *a.series << "'\n";
     return std::nullopt;
 }
 
@@ -121,8 +121,8 @@ int cmd_run(const Args& a) {
     std::error_code ec;
     std::filesystem::create_directories(a.out, ec);
     if (ec) {
-        std::cerr << "ringsim run: cannot create output directory " << a.out << ": "
-                  << ec.message() << "\n";
+        std::cerr << "ringsim run: cannot create output directory " << a.out << ": " << ec.message()
+                  << "\n";
         return kExitBadInput;
     }
 
@@ -216,8 +216,8 @@ int run_cli(int argc, char** argv) {
             return kExitOk;
         }
         if (cmd == "--version") {
-            std::cout << "ringsim " << RINGSIM_VERSION << " (SystemC "
-                      << sc_core::sc_release() << ")\n";
+            std::cout << "ringsim " << RINGSIM_VERSION << " (SystemC " << sc_core::sc_release()
+                      << ")\n";
             return kExitOk;
         }
         if ((cmd == "params" || cmd == "stats") && !rest.empty()) {

@@ -28,8 +28,10 @@ const std::vector<Command>& commands() {
          "  --series INTERVAL  also write DIR/series.csv: per INTERVAL (e.g. 100us) and buffer,\n"
          "                     records produced, delivered, lost and the fill level\n"
          "                     (docs/series.md)\n"},
-        {"validate", {"validate SCENARIO [--set PATH=VALUE]..."},
-         "check a scenario and its overrides, report every error", ""},
+        {"validate",
+         {"validate SCENARIO [--set PATH=VALUE]..."},
+         "check a scenario and its overrides, report every error",
+         ""},
         {"explore",
          {"explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]...\n"
           "[--json FILE]"},
@@ -44,7 +46,8 @@ const std::vector<Command>& commands() {
          "Explores every on/off subset of the data barriers A-D (present: A ctrl, B wmb, C\n"
          "acquire, D release; removed: none) on each memory model, N runs (seeds 1..N) each, and\n"
          "prints which violations each combination showed.\n"},
-        {"litmus", {"litmus FILE|DIR... [--runs N] [--trace K]"},
+        {"litmus",
+         {"litmus FILE|DIR... [--runs N] [--trace K]"},
          "run litmus tests on sc, tso and arm; check Allowed / Forbidden",
          "Runs litmus tests (docs/litmus.md) under the sc, tso and arm models. A Forbidden\n"
          "outcome must never be seen; an Allowed one must be seen within the runs the file\n"
@@ -63,12 +66,15 @@ const std::vector<Command>& commands() {
          "(0 <= I < N) runs the I-th of N disjoint slices; without it, SLURM_ARRAY_TASK_ID/COUNT/\n"
          "MIN choose it when set. Rerunning the same command resumes (--retry-failed also redoes\n"
          "failed runs). --list prints the points and exits.\n"},
-        {"merge", {"merge DIR... [--csv FILE] [--json FILE] [--answer FILE]"},
+        {"merge",
+         {"merge DIR... [--csv FILE] [--json FILE] [--answer FILE]"},
          "one table of a sweep's shards: mean and 95% CI per point",
          "Merges the results of one sweep from its shards and directories (duplicates dropped)\n"
          "and prints one row per point: replicates, failures, and per metric the mean and its\n"
          "95% confidence interval; with a target, the answer too.\n"},
-        {"params", {"params"}, "every scenario key with its type or unit, default and description",
+        {"params",
+         {"params"},
+         "every scenario key with its type or unit, default and description",
          ""},
         {"stats", {"stats"}, "every statistic of stats.json with its unit and description", ""},
     };
@@ -96,7 +102,8 @@ std::string usage(const std::string& cmd) {
         std::string u = "usage: ringsim COMMAND [ARGS]\n\n"
                         "A SystemC co-simulator of the Linux perf ring buffer.\n\ncommands:\n";
         for (const Command& c : commands()) {
-            for (const char* form : c.forms) u += "  " + indented(form, 6) + "\n";
+            for (const char* form : c.forms)
+                u += "  " + indented(form, 6) + "\n";
             u += std::string(22, ' ') + c.summary + "\n";
         }
         u += "  --help, --version\n\n"

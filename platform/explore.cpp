@@ -1,7 +1,8 @@
 // `ringsim explore` and `ringsim matrix`: argument checking, one `ringsim run` child per
-// seed through the process pool (platform/runner/), reading each child's stats.json and violations.json, and the
-// reports. Children are processes, not threads, because SystemC allows one elaboration per
-// process; results are kept by seed, so the output does not depend on which child ends first.
+// seed through the process pool (platform/runner/), reading each child's stats.json and
+// violations.json, and the reports. Children are processes, not threads, because SystemC allows one
+// elaboration per process; results are kept by seed, so the output does not depend on which child
+// ends first.
 #include "platform/explore.h"
 
 #include "platform/arg_number.h"
@@ -195,8 +196,9 @@ struct Options {
 };
 
 // Says why the arguments are wrong, with the usage; returns the exit code for that.
-int bad_args(const Options& o, const std::string& why) { return bad_usage(o.cmd, why); }
-
+int bad_args(const Options& o, const std::string& why) {
+    return bad_usage(o.cmd, why);
+}
 
 std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> parts;
@@ -255,7 +257,8 @@ std::optional<std::string> check_options(const po::variables_map& vm, Options& o
         o.jobs = unsigned(*jobs);
     }
     if (vm.count("first-seed")) {
-        const auto seed = parse_whole_number(vm["first-seed"].as<std::string>(), 0, UINT64_MAX - o.runs);
+        const auto seed =
+            parse_whole_number(vm["first-seed"].as<std::string>(), 0, UINT64_MAX - o.runs);
         if (!seed)
             return "--first-seed: expected a whole number, found '" +
                    vm["first-seed"].as<std::string>() + "'";
@@ -380,8 +383,8 @@ std::optional<int> run_study(const Options& o, std::vector<Cell>& cells,
     const auto seed_of = [&](size_t i) { return o.first_seed + i % o.runs; };
 
     const auto make_job = [&](size_t i) {
-        std::vector<std::string> args = {"run", o.scenario, "--seed", std::to_string(seed_of(i)),
-                                         "--out", dir_of(i).string()};
+        std::vector<std::string> args = {
+            "run", o.scenario, "--seed", std::to_string(seed_of(i)), "--out", dir_of(i).string()};
         for (const auto* sets : {&o.sets, &std::as_const(cells[i / o.runs]).sets})
             for (const std::string& s : *sets)
                 args.insert(args.end(), {"--set", s});

@@ -16,8 +16,9 @@ namespace ringsim::platform {
 
 // `ringsim explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]...
 // [--json FILE]`. `args` follow the command word; `self_exe` is the program that runs each
-// simulation as `self_exe run ...`, or empty for ringsim itself, forked without an exec. Exit code: 0 done (violations are findings, not errors), 2 bad arguments or
-// a scenario the runs reject, 3 some run ended in a model error or a crash.
+// simulation as `self_exe run ...`, or empty for ringsim itself, forked without an exec. Exit code:
+// 0 done (violations are findings, not errors), 2 bad arguments or a scenario the runs reject, 3
+// some run ended in a model error or a crash.
 int explore_main(const std::vector<std::string>& args, const std::string& self_exe);
 
 // `ringsim matrix SCENARIO --runs N [--models sc,tso,arm] [--jobs J] [--set PATH=VALUE]...
@@ -52,8 +53,8 @@ struct KindTally {
 // A set of runs summed up. The pointers point into the vector given to tally().
 struct Tally {
     uint64_t runs = 0;
-    uint64_t failed_runs = 0;     // completed runs with at least one violation
-    std::vector<KindTally> kinds; // stale, overrun, torn (always), then others by name
+    uint64_t failed_runs = 0;                 // completed runs with at least one violation
+    std::vector<KindTally> kinds;             // stale, overrun, torn (always), then others by name
     const RunResult* first_failure = nullptr; // the failed run with the lowest seed
     std::vector<const RunResult*> errors;     // runs that did not complete, by seed
 };

@@ -23,8 +23,7 @@ using nlohmann::json;
 namespace {
 
 // "records.produced" -> obj["records"]["produced"].
-template <class V>
-void put_path(json& obj, const std::string& dotted, V value) {
+template <class V> void put_path(json& obj, const std::string& dotted, V value) {
     json* node = &obj;
     size_t from = 0;
     for (size_t dot; (dot = dotted.find('.', from)) != std::string::npos; from = dot + 1)
@@ -35,8 +34,10 @@ void put_path(json& obj, const std::string& dotted, V value) {
 json stats_object(const StatValues& v) {
     json obj = json::object();
     for (const models::StatValue& x : v.all()) {
-        if (x.decl->ratio()) put_path(obj, x.decl->path, x.fraction);
-        else put_path(obj, x.decl->path, x.count);
+        if (x.decl->ratio())
+            put_path(obj, x.decl->path, x.fraction);
+        else
+            put_path(obj, x.decl->path, x.count);
     }
     return obj;
 }
@@ -87,9 +88,8 @@ json run_json(const Platform& p, const RunInfo& info) {
         info.wall_seconds > 0 ? double(info.delta_cycles) / info.wall_seconds : 0.0;
     out["records_per_second"] =
         info.wall_seconds > 0 ? double(t.count("records.produced")) / info.wall_seconds : 0.0;
-    out["data_lost"] = t.count("records.lost") + t.count("records.overwritten") +
-                           t.count("records.unread") >
-                       0;
+    out["data_lost"] =
+        t.count("records.lost") + t.count("records.overwritten") + t.count("records.unread") > 0;
     out["violations"] = t.count("violations.total");
     if (p.aux_enabled())
         out["aux_data_lost"] = t.count("aux.bytes.lost") + t.count("aux.bytes.unread") +
@@ -133,7 +133,8 @@ void print_perf_report_warnings(std::ostream& out, const StatValues& t) {
     if (w.empty())
         out << "perf: no warning from perf report (no PERF_RECORD_LOST, at most 5% of samples "
                "lost, no TRUNCATED AUX data)\n";
-    for (const std::string& line : w) out << "perf: " << line << "\n";
+    for (const std::string& line : w)
+        out << "perf: " << line << "\n";
 }
 
 void print_aux_summary(std::ostream& out, const StatValues& t) {
@@ -152,16 +153,15 @@ void print_aux_summary(std::ostream& out, const StatValues& t) {
         const std::string cause = models::to_string(GapCause(c));
         const uint64_t gaps = n("gaps_by_cause." + cause), lost = n("lost_by_cause." + cause);
         if (!gaps && !lost) continue;
-        out << "ringsim:   " << std::left << std::setw(20) << cause << std::right
-            << std::setw(8) << gaps << " gaps " << std::setw(12) << lost
+        out << "ringsim:   " << std::left << std::setw(20) << cause << std::right << std::setw(8)
+            << gaps << " gaps " << std::setw(12) << lost
             << (c >= models::kLossCauses ? " bytes not traced\n" : " bytes lost\n");
     }
     if (n("violations.total"))
         out << "ringsim: " << n("violations.total") << " AUX VIOLATIONS (stale "
-            << n("violations.stale") << ", overrun " << n("violations.overrun")
-            << ", unexplained " << n("violations.unexplained") << ", duplicated "
-            << n("violations.duplicated") << ", accounting " << n("violations.accounting")
-            << ")\n";
+            << n("violations.stale") << ", overrun " << n("violations.overrun") << ", unexplained "
+            << n("violations.unexplained") << ", duplicated " << n("violations.duplicated")
+            << ", accounting " << n("violations.accounting") << ")\n";
 }
 
 } // namespace
@@ -177,16 +177,16 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     auto row = [&](const std::string& name, const StatValues& s) {
         out << std::left << std::setw(8) << name << std::right << std::setw(10)
             << s.count("records.produced") << std::setw(11) << s.count("records.delivered")
-            << std::setw(8) << s.count("records.lost") << std::setw(8)
-            << s.count("records.unread") << std::setw(12) << s.count("records.overwritten")
-            << std::setw(6) << s.count("lost_records") << std::setw(9) << s.count("wakeups")
-            << std::setw(7) << s.count("consumer.polls") << std::setw(11)
-            << s.count("violations.total") << "\n";
+            << std::setw(8) << s.count("records.lost") << std::setw(8) << s.count("records.unread")
+            << std::setw(12) << s.count("records.overwritten") << std::setw(6)
+            << s.count("lost_records") << std::setw(9) << s.count("wakeups") << std::setw(7)
+            << s.count("consumer.polls") << std::setw(11) << s.count("violations.total") << "\n";
     };
     out << std::left << std::setw(8) << "buffer" << std::right << std::setw(10) << "produced"
         << std::setw(11) << "delivered" << std::setw(8) << "lost" << std::setw(8) << "unread"
-        << std::setw(12) << "overwritten" << std::setw(6) << "LOST" << std::setw(9)
-        << "wakeups" << std::setw(7) << "polls" << std::setw(11) << "violations" << "\n";
+        << std::setw(12) << "overwritten" << std::setw(6) << "LOST" << std::setw(9) << "wakeups"
+        << std::setw(7) << "polls" << std::setw(11) << "violations"
+        << "\n";
     for (unsigned i = 0; i < p.buffers().size(); ++i)
         row(p.buffers()[i].name, buffer_values(p, i));
     row("total", t);
@@ -206,8 +206,7 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
         << n("records.delivered") << " + lost " << n("records.lost") << " + unread "
         << n("records.unread") << " + overwritten " << n("records.overwritten");
     if (n("records.corrupted") + n("records.missing"))
-        out << " + corrupted " << n("records.corrupted") << " + missing "
-            << n("records.missing");
+        out << " + corrupted " << n("records.corrupted") << " + missing " << n("records.missing");
     if (n("records.skipped")) out << " + skipped " << n("records.skipped");
     out << " records\n";
     if (n("records.skipped"))
@@ -219,8 +218,8 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     out << "ringsim: lost " << n("records.lost") << " = reported by PERF_RECORD_LOST "
         << n("lost_reported") << " + not yet reported " << n("lost_unreported") << "\n";
     out << "ringsim: " << n("bytes.delivered") << " of " << n("bytes.produced")
-        << " record bytes delivered, " << n("wakeups") << " wakeups ("
-        << n("wakeups_delivered") << " delivered), " << n("consumer.polls") << " polls\n";
+        << " record bytes delivered, " << n("wakeups") << " wakeups (" << n("wakeups_delivered")
+        << " delivered), " << n("consumer.polls") << " polls\n";
 
     if (p.aux_enabled()) print_aux_summary(out, t);
 
@@ -229,7 +228,8 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
             out << "\nAUX violation (" << v.kind << ", " << v.buffer << ", seen at "
                 << models::us_text(v.at_ps) << "):\n";
             std::istringstream lines(v.explanation);
-            for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+            for (std::string line; std::getline(lines, line);)
+                out << "  " << line << "\n";
             if (!v.fix.empty()) out << "  Fix: " << v.fix << "\n";
             break; // the first in full; violations.json lists the others
         }
@@ -240,10 +240,10 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
                                   : "ringsim: no violations\n");
     } else {
         out << "ringsim: " << violations << " VIOLATIONS (stale " << n("violations.stale")
-            << ", overrun " << n("violations.overrun") << ", torn "
-            << n("violations.torn") << ", corrupt " << n("violations.corrupt") << ", missing "
-            << n("violations.missing") << ", duplicated " << n("violations.duplicated")
-            << ", accounting " << n("violations.accounting") << ")\n";
+            << ", overrun " << n("violations.overrun") << ", torn " << n("violations.torn")
+            << ", corrupt " << n("violations.corrupt") << ", missing " << n("violations.missing")
+            << ", duplicated " << n("violations.duplicated") << ", accounting "
+            << n("violations.accounting") << ")\n";
         const auto& vs = p.checker().violations();
         if (!vs.empty()) {
             // The first one in full: the story a student follows; the others in a line.
@@ -251,14 +251,15 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
             out << "\nfirst violation (" << v.kind << ", " << v.buffer << ", seen at "
                 << models::us_text(v.at_ps) << "):\n";
             std::istringstream lines(v.explanation);
-            for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+            for (std::string line; std::getline(lines, line);)
+                out << "  " << line << "\n";
             if (!v.fix.empty()) out << "  Fix: " << v.fix << "\n";
             for (size_t i = 1; i < vs.size(); ++i)
                 out << "  also: " << vs[i].kind << " in " << vs[i].buffer << " at position "
                     << vs[i].pos << ", seen at " << models::us_text(vs[i].at_ps) << "\n";
             if (violations > vs.size())
-                out << "  (" << violations - vs.size()
-                    << " more; violations.json lists the first " << vs.size() << ")\n";
+                out << "  (" << violations - vs.size() << " more; violations.json lists the first "
+                    << vs.size() << ")\n";
         }
     }
     if (!p.finished())
@@ -276,25 +277,28 @@ json violations_json(const Platform& p) {
                         {"explanation", v.explanation},
                         {"fix", v.fix}});
     };
-    for (const auto& v : p.checker().violations()) add(v);
+    for (const auto& v : p.checker().violations())
+        add(v);
     if (p.aux_checker())
-        for (const auto& v : p.aux_checker()->violations()) add(v);
+        for (const auto& v : p.aux_checker()->violations())
+            add(v);
     const StatValues t = total_values(p);
-    return {{"total", t.count("violations.total")},
-            {"listed", list.size()},
-            {"violations", list}};
+    return {{"total", t.count("violations.total")}, {"listed", list.size()}, {"violations", list}};
 }
 
 namespace {
 
-bool aux_path(const models::StatDecl& d) { return d.path.compare(0, 4, "aux.") == 0; }
+bool aux_path(const models::StatDecl& d) {
+    return d.path.compare(0, 4, "aux.") == 0;
+}
 
 } // namespace
 
 void print_stat_defs(std::ostream& out) {
     const auto& decls = stat_registry().decls();
     size_t w = 0;
-    for (const auto& d : decls) w = std::max(w, d.path.size());
+    for (const auto& d : decls)
+        w = std::max(w, d.path.size());
     auto list = [&](bool aux) {
         for (const auto& d : decls)
             if (aux_path(d) == aux)

@@ -14,10 +14,10 @@ namespace ringsim::platform {
 struct RunInfo {
     std::string scenario_path;
     uint64_t seed = 0;
-    nlohmann::json effective;    // the effective scenario (every key filled)
+    nlohmann::json effective; // the effective scenario (every key filled)
     uint64_t sim_time_ps = 0;
     double wall_seconds = 0;
-    uint64_t delta_cycles = 0;   // SystemC scheduler evaluation rounds
+    uint64_t delta_cycles = 0; // SystemC scheduler evaluation rounds
 };
 
 // Every statistic of the registry (stat_paths.h) that applies, read from the platform's live

@@ -47,7 +47,8 @@ std::string any_buffer(const std::string& path) {
 
 size_t edit_distance(const std::string& a, const std::string& b) {
     std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
     for (size_t i = 1; i <= a.size(); ++i) {
         size_t diag = row[0];
         row[0] = i;

@@ -16,8 +16,8 @@
 namespace ringsim::platform {
 
 using models::Addr;
-using models::hex;
 using models::Barrier;
+using models::hex;
 using models::OpKind;
 using models::OpRecord;
 using models::Picos;
@@ -245,10 +245,10 @@ void TimelineWriter::on_translation(unsigned agent, models::Addr vaddr, uint64_t
     const Picos end = start + t.cost;
     if (m_closed || !in_window(start, end)) return;
     const unsigned tid = place(agent, start, end);
-    std::string name = t.faults ? (t.faults == 1 ? "page fault" : std::to_string(t.faults) +
-                                                                      " page faults")
-                       : t.tlb_misses ? "TLB walk"
-                                      : "TLB hit";
+    std::string name =
+        t.faults       ? (t.faults == 1 ? "page fault" : std::to_string(t.faults) + " page faults")
+        : t.tlb_misses ? "TLB walk"
+                       : "TLB hit";
     if (t.faults && t.tlb_misses) name += " + TLB walk";
     JsonObject args;
     args.str("address", hex(vaddr))
@@ -396,7 +396,8 @@ void TimelineWriter::emit(const std::string& event) {
 
 std::vector<std::string> timeline_agents(const models::OrderingEngine& engine) {
     std::vector<std::string> names;
-    for (unsigned id = 0; id < engine.agent_count(); ++id) names.push_back(engine.agent_name(id));
+    for (unsigned id = 0; id < engine.agent_count(); ++id)
+        names.push_back(engine.agent_name(id));
     return names;
 }
 

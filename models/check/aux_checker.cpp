@@ -24,14 +24,22 @@ constexpr uint64_t kFrame = coresight::kFrameSize;
 // without its GapCause fails to compile (-Wswitch, warnings are errors).
 GapCause cause_of(TraceLoss l) {
     switch (l) {
-    case TraceLoss::fifo_overflow: return GapCause::fifo_overflow;
-    case TraceLoss::sink_wrap: return GapCause::sink_wrap;
-    case TraceLoss::aux_shortage: return GapCause::aux_shortage;
-    case TraceLoss::memerr: return GapCause::memerr;
-    case TraceLoss::snapshot_overwrite: return GapCause::snapshot_overwrite;
-    case TraceLoss::record_lost: return GapCause::record_lost;
-    case TraceLoss::sink_stopped: return GapCause::sink_stopped;
-    case TraceLoss::count: break;
+    case TraceLoss::fifo_overflow:
+        return GapCause::fifo_overflow;
+    case TraceLoss::sink_wrap:
+        return GapCause::sink_wrap;
+    case TraceLoss::aux_shortage:
+        return GapCause::aux_shortage;
+    case TraceLoss::memerr:
+        return GapCause::memerr;
+    case TraceLoss::snapshot_overwrite:
+        return GapCause::snapshot_overwrite;
+    case TraceLoss::record_lost:
+        return GapCause::record_lost;
+    case TraceLoss::sink_stopped:
+        return GapCause::sink_stopped;
+    case TraceLoss::count:
+        break;
     }
     throw ModelError("a trace loss without a cause");
 }
@@ -43,9 +51,9 @@ GapCause cause_of(coresight::UntracedCause u) {
 
 struct AuxChecker::Source {
     const EtmSource* src = nullptr;
-    unsigned books = 0;                      // whose AuxBooks hold its bytes
-    IntervalMap<Tag> fates;                  // source bytes: lost / unread / corrupted
-    std::map<uint64_t, uint64_t> decoded;    // count runs [first, end)
+    unsigned books = 0;                   // whose AuxBooks hold its bytes
+    IntervalMap<Tag> fates;               // source bytes: lost / unread / corrupted
+    std::map<uint64_t, uint64_t> decoded; // count runs [first, end)
     uint64_t duplicates = 0;
     uint64_t decoded_packets = 0;
     // The sink's and the driver's own books: bytes they committed to an AUX buffer and bytes
@@ -117,17 +125,17 @@ struct AuxChecker::Aux {
         bool delivered = false;
     };
     std::multimap<uint64_t, Record> records; // PERF_RECORD_AUX written, by aux_offset
-    IntervalMap<bool> covered;    // AUX bytes a delivered PERF_RECORD_AUX describes
+    IntervalMap<bool> covered;               // AUX bytes a delivered PERF_RECORD_AUX describes
     IntervalMap<uint8_t> consumed; // AUX bytes the checker has dealt with (1 fed, 2 other)
     std::deque<Chunk> pending;
     std::unique_ptr<coresight::TraceDecoder> decoder;
-    uint64_t max_end = 0; // the newest committed AUX position
+    uint64_t max_end = 0;   // the newest committed AUX position
     uint64_t harvested = 0; // bytes committed into it
 };
 
-AuxChecker::AuxChecker(std::vector<const EtmSource*> sources,
-                       std::vector<unsigned> books_of_source, std::vector<CheckedAux> auxes,
-                       bool snapshot, const OrderingEngine* engine, size_t keep_violations)
+AuxChecker::AuxChecker(std::vector<const EtmSource*> sources, std::vector<unsigned> books_of_source,
+                       std::vector<CheckedAux> auxes, bool snapshot, const OrderingEngine* engine,
+                       size_t keep_violations)
     : m_snapshot(snapshot), m_engine(engine), m_books(auxes.size()), m_keep(keep_violations) {
     if (books_of_source.size() != sources.size())
         throw ModelError("aux checker: every source needs the buffer whose books hold it");
@@ -139,7 +147,8 @@ AuxChecker::AuxChecker(std::vector<const EtmSource*> sources,
             throw ModelError("aux checker: source " + sources[i]->name() + " booked to no buffer");
         m_sources.push_back(std::move(src));
     }
-    for (const CheckedAux& a : auxes) m_auxes.push_back(std::make_unique<Aux>(a, *this));
+    for (const CheckedAux& a : auxes)
+        m_auxes.push_back(std::make_unique<Aux>(a, *this));
 }
 
 AuxChecker::~AuxChecker() = default;
@@ -150,7 +159,9 @@ AuxChecker::Source* AuxChecker::source(uint8_t id) {
     return nullptr;
 }
 
-uint64_t AuxChecker::harvested_bytes(unsigned aux) const { return m_auxes.at(aux)->harvested; }
+uint64_t AuxChecker::harvested_bytes(unsigned aux) const {
+    return m_auxes.at(aux)->harvested;
+}
 
 uint64_t AuxChecker::reported_lost(uint8_t id) const {
     for (const auto& s : m_sources)
@@ -183,8 +194,7 @@ void AuxChecker::on_aux_commit(AuxCommit c) {
         if (Source* s = source(r.trace_id)) s->committed += r.src_bytes;
     }
     std::vector<FrameRun>().swap(k.c.runs); // the log holds them now
-    if (cc.record_written)
-        a.records.insert({cc.record_offset, {cc.record_size, cc.flags, false}});
+    if (cc.record_written) a.records.insert({cc.record_offset, {cc.record_size, cc.flags, false}});
     a.max_end = std::max(a.max_end, cc.aux_off + cc.size);
     a.harvested += cc.size;
     // Copies the AUX buffer has since overwritten cannot be read any more.
@@ -217,7 +227,8 @@ void AuxChecker::trace_behind(const Aux& a, uint64_t first, uint64_t end,
         if (f1 <= f0) continue;
         runs.clear();
         k.log.runs_in(f0, f1 - f0, runs);
-        for (const FrameRun& r : runs) f(r.trace_id, r.src_off, r.src_bytes);
+        for (const FrameRun& r : runs)
+            f(r.trace_id, r.src_off, r.src_bytes);
     }
 }
 
@@ -253,29 +264,32 @@ void AuxChecker::expected_bytes(const Aux& a, uint64_t pos, uint64_t n, uint8_t*
             // What the driver's copy stored, kept until the tool has read past it.
             std::memcpy(out + (lo - pos), k.c.bytes.data() + (lo - k.c.aux_off), hi - lo);
         } else {
-        if (k.c.barrier && lo < k.data_off) {
-            uint8_t barrier[coresight::kBarrierSize];
-            coresight::insert_barrier_packet(barrier);
-            for (uint64_t p = lo; p < std::min(hi, k.data_off); ++p)
-                out[p - pos] = barrier[p - k.c.aux_off];
-        }
-        const uint64_t dlo = std::max(lo, k.data_off);
-        if (dlo < hi) {
-            const uint64_t f0 = (dlo - k.data_off) / kFrame;
-            const uint64_t f1 = std::min(k.log.frames(), (hi - k.data_off + kFrame - 1) / kFrame);
-            if (f1 > f0) {
-                frames.resize((f1 - f0) * kFrame);
-                k.log.materialize(f0, f1 - f0, stream_of, frames.data());
-                const uint64_t from = k.data_off + f0 * kFrame;
-                const uint64_t to = std::min(hi, from + frames.size());
-                std::memcpy(out + (dlo - pos), frames.data() + (dlo - from), to - dlo);
+            if (k.c.barrier && lo < k.data_off) {
+                uint8_t barrier[coresight::kBarrierSize];
+                coresight::insert_barrier_packet(barrier);
+                for (uint64_t p = lo; p < std::min(hi, k.data_off); ++p)
+                    out[p - pos] = barrier[p - k.c.aux_off];
             }
-        }
+            const uint64_t dlo = std::max(lo, k.data_off);
+            if (dlo < hi) {
+                const uint64_t f0 = (dlo - k.data_off) / kFrame;
+                const uint64_t f1 =
+                    std::min(k.log.frames(), (hi - k.data_off + kFrame - 1) / kFrame);
+                if (f1 > f0) {
+                    frames.resize((f1 - f0) * kFrame);
+                    k.log.materialize(f0, f1 - f0, stream_of, frames.data());
+                    const uint64_t from = k.data_off + f0 * kFrame;
+                    const uint64_t to = std::min(hi, from + frames.size());
+                    std::memcpy(out + (dlo - pos), frames.data() + (dlo - from), to - dlo);
+                }
+            }
         }
         if (seqs)
             for (const AuxCommit::Store& st : k.c.stores) {
-                const uint64_t s0 = std::max(lo, st.aux_off), s1 = std::min(hi, st.aux_off + st.len);
-                for (uint64_t p = s0; p < s1; ++p) (*seqs)[p - pos] = st.seq;
+                const uint64_t s0 = std::max(lo, st.aux_off),
+                               s1 = std::min(hi, st.aux_off + st.len);
+                for (uint64_t p = s0; p < s1; ++p)
+                    (*seqs)[p - pos] = st.seq;
             }
     }
     zero_to(pos + n);
@@ -296,8 +310,9 @@ void AuxChecker::on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, 
         const AuxCommit& k = a.commits.front().c;
         if (k.aux_off + k.size > pos + n) break; // the tool may still read it
         uint64_t done = 0;
-        a.consumed.for_each_in(k.aux_off, k.aux_off + k.size,
-                               [&done](uint64_t lo, uint64_t hi, const uint8_t&) { done += hi - lo; });
+        a.consumed.for_each_in(
+            k.aux_off, k.aux_off + k.size,
+            [&done](uint64_t lo, uint64_t hi, const uint8_t&) { done += hi - lo; });
         if (done < k.size) break;
         for (auto it = a.records.begin(); it != a.records.end() && it->first < k.aux_off;)
             it = it->second.delivered ? a.records.erase(it) : std::next(it);
@@ -321,11 +336,13 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
     while (i < n) {
         // The longest run that matches, then the longest that does not.
         uint64_t j = i;
-        while (j < n && data[j] == m_expect[j]) ++j;
+        while (j < n && data[j] == m_expect[j])
+            ++j;
         if (j > i) take_good(a, pos + i, data + i, j - i);
         if (j == n) break;
         uint64_t k = j;
-        while (k < n && data[k] != m_expect[k]) ++k;
+        while (k < n && data[k] != m_expect[k])
+            ++k;
         // Round out to whole frames: a frame with one wrong byte is not decodable.
         const uint64_t bad0 = std::max(pos, (pos + j) / kFrame * kFrame);
         const uint64_t bad1 = std::min(pos + n, (pos + k + kFrame - 1) / kFrame * kFrame);
@@ -378,12 +395,11 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
     (stale ? m_n.violations_stale : m_n.violations_overrun)++;
     std::ostringstream ex;
     ex << "perf loaded aux_head = " << ctx.head_value << " (load #" << ctx.head_load_seq
-       << ", performed at " << us_text(ctx.head_load_perform) << ") and copied AUX bytes ["
-       << pos << ", " << pos + n << ") of " << a.info.name << ".\n";
+       << ", performed at " << us_text(ctx.head_load_perform) << ") and copied AUX bytes [" << pos
+       << ", " << pos + n << ") of " << a.info.name << ".\n";
     ex << wrong << " of them were wrong, the first at [" << first_bad << ", " << first_end
        << "), read by a load that performed at " << us_text(load_perform)
-       << (load_perform < ctx.head_load_perform ? ", before the aux_head load did" : "")
-       << ".\n";
+       << (load_perform < ctx.head_load_perform ? ", before the aux_head load did" : "") << ".\n";
     if (stale)
         ex << "They still held "
            << (actual ? "older data (store #" + std::to_string(actual) + ")"
@@ -394,8 +410,7 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
         ex << "They held store #" << actual << ", from a later harvest that reused the space "
            << "while perf was still reading it: perf's aux_tail store #" << ctx.tail_store_seq
            << " let the driver see the room before perf's loads had performed.\n";
-    add(a.info.name, stale ? "stale" : "overrun", first_bad, stale ? "B, C" : "A, D",
-        ex.str(),
+    add(a.info.name, stale ? "stale" : "overrun", first_bad, stale ? "B, C" : "A, D", ex.str(),
         stale ? "Keep (B) for AUX (the driver's smp_wmb) and (C) for AUX (perf's smp_rmb)."
               : "Keep (D) for AUX (perf's smp_mb before the aux_tail store) and (A) for AUX "
                 "(the control dependency on aux_tail).");
@@ -444,8 +459,7 @@ void AuxChecker::on_aux_record(unsigned idx, uint64_t offset, uint64_t size, uin
         ++m_n.violations_accounting;
         std::ostringstream ex;
         ex << "perf.data holds PERF_RECORD_AUX {offset " << offset << ", size " << size
-           << ", flags " << flags << "} for " << a.info.name
-           << ", which the driver never wrote.\n";
+           << ", flags " << flags << "} for " << a.info.name << ", which the driver never wrote.\n";
         add(a.info.name, "accounting", offset, "", ex.str(), "");
         return;
     }
@@ -533,7 +547,8 @@ void AuxChecker::finish() {
             if (at < end) leftover(at, end);
         }
     }
-    for (auto& s : m_sources) close_source(*s);
+    for (auto& s : m_sources)
+        close_source(*s);
 }
 
 void AuxChecker::close_source(Source& s) {
@@ -544,8 +559,8 @@ void AuxChecker::close_source(Source& s) {
     const std::string name = s.src->name();
     if (s.duplicates) {
         ++m_n.violations_duplicated;
-        add(name, "duplicated", 0, "", std::to_string(s.duplicates) +
-            " count packets were decoded twice.\n", "");
+        add(name, "duplicated", 0, "",
+            std::to_string(s.duplicates) + " count packets were decoded twice.\n", "");
     }
     // Decoded spans in source bytes (the syncs between decoded packets included).
     IntervalMap<bool> dspans;
@@ -565,8 +580,10 @@ void AuxChecker::close_source(Source& s) {
         uint64_t lo = a, hi = b - 1;
         while (lo < hi) {
             const uint64_t mid = lo + (hi - lo) / 2;
-            if (st.sync_bytes_in(a, mid - a + 1)) hi = mid;
-            else lo = mid + 1;
+            if (st.sync_bytes_in(a, mid - a + 1))
+                hi = mid;
+            else
+                lo = mid + 1;
         }
         return lo;
     };
@@ -575,8 +592,10 @@ void AuxChecker::close_source(Source& s) {
         uint64_t lo = a + 1, hi = b;
         while (lo < hi) {
             const uint64_t mid = lo + (hi - lo) / 2;
-            if (st.sync_bytes_in(mid, b - mid)) lo = mid + 1;
-            else hi = mid;
+            if (st.sync_bytes_in(mid, b - mid))
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         return lo;
     };
@@ -648,7 +667,8 @@ void AuxChecker::close_source(Source& s) {
         uint64_t whole_from = pos;
         if (pos > 0 && st.sync_bytes_in(pos - 1, 2) == 2) {
             whole_from = std::min(e, pos + 1);
-            while (whole_from < e && st.sync_bytes_in(whole_from, 1)) ++whole_from;
+            while (whole_from < e && st.sync_bytes_in(whole_from, 1))
+                ++whole_from;
         }
         const uint64_t first_sync = first_sync_in(whole_from, e);
         const uint64_t sync_total = st.sync_bytes_in(first_sync, e - first_sync);
@@ -674,14 +694,20 @@ void AuxChecker::close_source(Source& s) {
         };
         uint64_t unexplained = middle;
         if (head) {
-            if (last_cause != GapCause::count) charge(head, {Fate::lost, last_cause});
-            else if (after_corrupt) charge(head, {Fate::corrupted, GapCause::count});
-            else if (!sync_total && next) charge(head, *next);
-            else unexplained += head;
+            if (last_cause != GapCause::count)
+                charge(head, {Fate::lost, last_cause});
+            else if (after_corrupt)
+                charge(head, {Fate::corrupted, GapCause::count});
+            else if (!sync_total && next)
+                charge(head, *next);
+            else
+                unexplained += head;
         }
         if (tail) {
-            if (next) charge(tail, *next);
-            else unexplained += tail;
+            if (next)
+                charge(tail, *next);
+            else
+                unexplained += tail;
         }
         if (unexplained) {
             corrupted += unexplained;
@@ -703,26 +729,29 @@ void AuxChecker::close_source(Source& s) {
            << "committed " << s.committed << " to AUX buffers and reported " << s.reported_lost
            << " lost (" << s.claimed_twice << " of them twice): "
            << (s.committed + s.reported_lost < produced ? "some were never accounted for"
-                                                         : "some were accounted for twice")
+                                                        : "some were accounted for twice")
            << ".\n";
         add(name, "accounting", 0, "", ex.str(), "");
     }
     if (overlap) {
         ++m_n.violations_accounting;
-        add(name, "accounting", 0, "", std::to_string(overlap) +
-            " trace bytes were decoded although the model reported them lost or unread.\n", "");
+        add(name, "accounting", 0, "",
+            std::to_string(overlap) +
+                " trace bytes were decoded although the model reported them lost or unread.\n",
+            "");
     }
     books.bytes_delivered += delivered;
     books.bytes_lost += lost;
     s.lost = lost;
     books.bytes_unread += unread;
     books.bytes_corrupted += corrupted;
-    for (size_t c = 0; c < kGapCauses; ++c) books.lost_by_cause[c] += by_cause[c];
+    for (size_t c = 0; c < kGapCauses; ++c)
+        books.lost_by_cause[c] += by_cause[c];
 
     // Untraced: what the rate would have produced while the event was off and the code it
     // traces ran (EtmSource::add_untraced), by why it was off.
-    for (const auto why : {coresight::UntracedCause::stop_window,
-                           coresight::UntracedCause::aux_disabled}) {
+    for (const auto why :
+         {coresight::UntracedCause::stop_window, coresight::UntracedCause::aux_disabled}) {
         const uint64_t bytes = s.src->untraced_counts(why) * coresight::kCountPacketSize;
         books.bytes_untraced += bytes;
         books.lost_by_cause[size_t(cause_of(why))] += bytes;
@@ -806,21 +835,33 @@ const char* kCauseText[kGapCauses] = {
 // counts, in total only.
 void declare_aux_checker_stats(StatRegistry& r) {
     using B = AuxBooks;
-    r.counter("aux.bytes.produced", "bytes", "trace bytes the ETMs produced (per buffer: those "
+    r.counter("aux.bytes.produced", "bytes",
+              "trace bytes the ETMs produced (per buffer: those "
               "of its event's ETMs, wherever a shared sink's harvest copied them); the checker "
               "gives each one fate, so produced = delivered + lost + unread + corrupted",
               &B::bytes_produced);
-    r.counter("aux.bytes.delivered", "bytes", "trace bytes ringsim's decoder decoded from what "
-              "the tool copied out of the AUX buffers", &B::bytes_delivered);
-    r.counter("aux.bytes.lost", "bytes", "trace bytes produced and lost, all causes "
-              "(lost_by_cause.*, the first seven)", &B::bytes_lost);
-    r.ratio("aux.bytes.lost_fraction", "aux.bytes.lost / aux.bytes.produced (0 when nothing "
-            "was produced)", "aux.bytes.lost", "aux.bytes.produced");
-    r.counter("aux.bytes.unread", "bytes", "trace bytes still in an AUX buffer when the run "
-              "ended", &B::bytes_unread);
-    r.counter("aux.bytes.corrupted", "bytes", "trace bytes the tool read wrong (each range is "
-              "also a stale or overrun violation)", &B::bytes_corrupted);
-    r.counter("aux.bytes.untraced", "bytes", "trace the ETMs would have produced while their "
+    r.counter("aux.bytes.delivered", "bytes",
+              "trace bytes ringsim's decoder decoded from what "
+              "the tool copied out of the AUX buffers",
+              &B::bytes_delivered);
+    r.counter("aux.bytes.lost", "bytes",
+              "trace bytes produced and lost, all causes "
+              "(lost_by_cause.*, the first seven)",
+              &B::bytes_lost);
+    r.ratio("aux.bytes.lost_fraction",
+            "aux.bytes.lost / aux.bytes.produced (0 when nothing "
+            "was produced)",
+            "aux.bytes.lost", "aux.bytes.produced");
+    r.counter("aux.bytes.unread", "bytes",
+              "trace bytes still in an AUX buffer when the run "
+              "ended",
+              &B::bytes_unread);
+    r.counter("aux.bytes.corrupted", "bytes",
+              "trace bytes the tool read wrong (each range is "
+              "also a stale or overrun violation)",
+              &B::bytes_corrupted);
+    r.counter("aux.bytes.untraced", "bytes",
+              "trace the ETMs would have produced while their "
               "event was off and the code it traces ran (a task-bound event's: only while its "
               "task was scheduled in); stop_window + aux_disabled; not part of produced",
               &B::bytes_untraced);
@@ -834,32 +875,41 @@ void declare_aux_checker_stats(StatRegistry& r) {
 
     using N = AuxCheckCounters;
     auto own = [&r](const char* path, const char* unit, const char* what, uint64_t N::*m) {
-        r.counter<AuxChecker>(path, unit, what,
-                              [m](const AuxChecker& k) { return k.counters().*m; },
-                              StatScope::total);
+        r.counter<AuxChecker>(
+            path, unit, what, [m](const AuxChecker& k) { return k.counters().*m; },
+            StatScope::total);
     };
-    own("aux.records_delivered", "records", "PERF_RECORD_AUX records perf.data received (M in "
-        "\"AUX data lost N times out of M!\")", &N::records_delivered);
+    own("aux.records_delivered", "records",
+        "PERF_RECORD_AUX records perf.data received (M in "
+        "\"AUX data lost N times out of M!\")",
+        &N::records_delivered);
     own("aux.truncated_delivered", "records", "of those, flagged TRUNCATED (N, C9)",
         &N::truncated_delivered);
     own("aux.decoder.packets", "packets", "count packets decoded", &N::decoded_packets);
-    own("aux.decoder.spliced_packets", "packets", "count packets decoded from bytes on both "
+    own("aux.decoder.spliced_packets", "packets",
+        "count packets decoded from bytes on both "
         "sides of a run of frames the sink's FIFO dropped (the model emits no ETM Overflow "
-        "packet): the dropped bytes are booked lost", &N::spliced_packets);
-    own("aux.violations.total", "violations", "AUX violations of every kind",
-        &N::violations_total);
-    r.adds_to<AuxChecker>("violations.total", [](const AuxChecker& k) {
-        return k.counters().violations_total;
-    });
-    own("aux.violations.stale", "violations", "AUX ranges read before the driver's copy "
-        "reached them: (B) or (C) for AUX missing", &N::violations_stale);
-    own("aux.violations.overrun", "violations", "AUX ranges overwritten by a later harvest "
-        "before the tool read them: (A) or (D) for AUX missing", &N::violations_overrun);
-    own("aux.violations.unexplained", "violations", "gaps or undecodable trace no cause "
-        "explains", &N::violations_unexplained);
+        "packet): the dropped bytes are booked lost",
+        &N::spliced_packets);
+    own("aux.violations.total", "violations", "AUX violations of every kind", &N::violations_total);
+    r.adds_to<AuxChecker>("violations.total",
+                          [](const AuxChecker& k) { return k.counters().violations_total; });
+    own("aux.violations.stale", "violations",
+        "AUX ranges read before the driver's copy "
+        "reached them: (B) or (C) for AUX missing",
+        &N::violations_stale);
+    own("aux.violations.overrun", "violations",
+        "AUX ranges overwritten by a later harvest "
+        "before the tool read them: (A) or (D) for AUX missing",
+        &N::violations_overrun);
+    own("aux.violations.unexplained", "violations",
+        "gaps or undecodable trace no cause "
+        "explains",
+        &N::violations_unexplained);
     own("aux.violations.duplicated", "violations", "counts decoded twice",
         &N::violations_duplicated);
-    own("aux.violations.accounting", "violations", "the books disagree: a source's bytes "
+    own("aux.violations.accounting", "violations",
+        "the books disagree: a source's bytes "
         "committed by the driver plus those the sink and driver reported lost differ from what "
         "it produced, a byte is reported lost twice, decoded bytes were reported lost or "
         "unread, or perf.data holds a PERF_RECORD_AUX the driver never wrote",

@@ -45,21 +45,18 @@ struct CheckedAux {
     Addr base = 0;
 };
 
-class AuxChecker : public coresight::TraceObserver,
-                   public AuxObserver,
-                   public ConsumerObserver {
+class AuxChecker : public coresight::TraceObserver, public AuxObserver, public ConsumerObserver {
 public:
     // `books_of_source[i]`: the buffer whose books hold source i's trace, the buffer of the
     // event that traces it (its CPU's per CPU, the task's per thread). Each source's bytes
     // are booked there wherever a shared sink's harvest copies them: only there do produced
     // and its fates close, since bytes lost in the sink never reach any AUX area.
     AuxChecker(std::vector<const coresight::EtmSource*> sources,
-               std::vector<unsigned> books_of_source, std::vector<CheckedAux> auxes,
-               bool snapshot, const OrderingEngine* engine, size_t keep_violations = 20);
+               std::vector<unsigned> books_of_source, std::vector<CheckedAux> auxes, bool snapshot,
+               const OrderingEngine* engine, size_t keep_violations = 20);
     ~AuxChecker() override;
 
-    void on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n,
-                       coresight::TraceLoss why) override;
+    void on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, coresight::TraceLoss why) override;
     void on_aux_commit(coresight::AuxCommit c) override;
     void on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
                        const std::vector<CopySource>& sources, const CopyContext& ctx) override;

@@ -14,8 +14,9 @@ namespace ringsim::models {
 
 namespace {
 
-
-bool off(BarrierKind k) { return k == BarrierKind::none; }
+bool off(BarrierKind k) {
+    return k == BarrierKind::none;
+}
 
 // Keeps the byte sources of the carried bytes aligned with them.
 void shift_sources(std::vector<CopySource>& src, uint64_t drop) {
@@ -45,10 +46,10 @@ struct Checker::Stream : RecordObserver {
     unsigned idx = 0;
     CheckedBuffer buf;
     Ledger ledger;
-    uint64_t next_pos = 0;            // where the carried bytes continue
-    std::vector<uint8_t> carry;       // a record split across two copies
+    uint64_t next_pos = 0;      // where the carried bytes continue
+    std::vector<uint8_t> carry; // a record split across two copies
     std::vector<CopySource> carry_src;
-    CopyContext ctx;                  // the protocol operations of the latest copy
+    CopyContext ctx; // the protocol operations of the latest copy
 
     explicit Stream(CheckedBuffer b) : buf(std::move(b)), ledger(buf.data_size, buf.backward) {}
 
@@ -66,8 +67,10 @@ struct Checker::Stream : RecordObserver {
                 e.performed_at_ps = std::max(e.performed_at_ps, op->perform);
         });
         for (LedgerEntry& gone : ledger.store(std::move(e), buf.overwrite)) {
-            if (gone.is_lost_record()) buf.stats->lost_unreported += gone.lost;
-            else ++buf.stats->records_overwritten;
+            if (gone.is_lost_record())
+                buf.stats->lost_unreported += gone.lost;
+            else
+                ++buf.stats->records_overwritten;
             // Its bytes may still be in memory, or half replaced, when the consumer reads.
             gone.retired = true;
             ledger.keep_delivered(std::move(gone));
@@ -79,8 +82,10 @@ struct Checker::Stream : RecordObserver {
         ledger.forget_overwriter(ledger.take(pos).stores.header);
     }
     void on_stores_escaped(const std::vector<uint64_t>& seqs, const LoadTicket& tail) override {
-        for (uint64_t seq : seqs) escaped[seq] = tail;
-        while (escaped.size() > kEscapedKept) escaped.erase(escaped.begin());
+        for (uint64_t seq : seqs)
+            escaped[seq] = tail;
+        while (escaped.size() > kEscapedKept)
+            escaped.erase(escaped.begin());
     }
     // Escaped stores (A off) by sequence number, with the data_tail load they passed: the
     // most recent ones, for explanations.
@@ -100,18 +105,27 @@ Checker::Checker(std::vector<CheckedBuffer> buffers, const OrderingEngine* engin
 
 Checker::~Checker() = default;
 
-RecordObserver& Checker::producer_side(unsigned idx) { return *m_streams.at(idx); }
+RecordObserver& Checker::producer_side(unsigned idx) {
+    return *m_streams.at(idx);
+}
 
 void Checker::add(Stream& s, Violation v) {
     BufferStats& st = *s.buf.stats;
     ++st.violations_total;
-    if (v.kind == "stale") ++st.violations_stale;
-    else if (v.kind == "overrun") ++st.violations_overrun;
-    else if (v.kind == "torn") ++st.violations_torn;
-    else if (v.kind == "corrupt") ++st.violations_corrupt;
-    else if (v.kind == "missing") ++st.violations_missing;
-    else if (v.kind == "duplicated") ++st.violations_duplicated;
-    else ++st.violations_accounting;
+    if (v.kind == "stale")
+        ++st.violations_stale;
+    else if (v.kind == "overrun")
+        ++st.violations_overrun;
+    else if (v.kind == "torn")
+        ++st.violations_torn;
+    else if (v.kind == "corrupt")
+        ++st.violations_corrupt;
+    else if (v.kind == "missing")
+        ++st.violations_missing;
+    else if (v.kind == "duplicated")
+        ++st.violations_duplicated;
+    else
+        ++st.violations_accounting;
     if (m_violations.size() >= m_keep) return;
     v.buffer = s.buf.name;
     v.at_ps = sim_now();
@@ -162,8 +176,8 @@ void Checker::on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_
             const auto h = perf::parse_header(s.carry.data() + off, s.carry.size() - off);
             if (!perf::plausible(*h)) {
                 std::ostringstream o;
-                o << "the consumer copied a header of size " << h->size << " and type "
-                  << h->type << " at " << at << ", where no record was stored: the rest of "
+                o << "the consumer copied a header of size " << h->size << " and type " << h->type
+                  << " at " << at << ", where no record was stored: the rest of "
                   << "this copy cannot be parsed";
                 add(s, {"", "corrupt", at, 0, "", o.str(), ""});
                 off = s.carry.size();
@@ -186,8 +200,10 @@ void Checker::on_skipped(unsigned idx, uint64_t from, uint64_t to) {
     for (uint64_t pos : s.ledger.older_than(to)) {
         if (pos - from >= to - from) continue; // not in [from, to)
         const LedgerEntry gone = s.ledger.take(pos);
-        if (gone.is_lost_record()) st.lost_unreported += gone.lost;
-        else ++st.records_skipped;
+        if (gone.is_lost_record())
+            st.lost_unreported += gone.lost;
+        else
+            ++st.records_skipped;
     }
     s.ledger.mark_read(to - 1);
     s.carry.clear();
@@ -195,7 +211,7 @@ void Checker::on_skipped(unsigned idx, uint64_t from, uint64_t to) {
 }
 
 void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
-                         const std::vector<CopySource>& src, uint64_t src_base) {
+                     const std::vector<CopySource>& src, uint64_t src_base) {
     BufferStats& st = *s.buf.stats;
     const bool in_order = !s.buf.backward;
     if (!s.ledger.find(pos)) {
@@ -235,8 +251,10 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
         // that is still in the ledger was skipped.
         for (uint64_t skipped : s.ledger.older_than(pos)) {
             const LedgerEntry gone = s.ledger.take(skipped);
-            if (gone.is_lost_record()) st.lost_unreported += gone.lost;
-            else ++st.records_missing;
+            if (gone.is_lost_record())
+                st.lost_unreported += gone.lost;
+            else
+                ++st.records_missing;
             std::ostringstream o;
             o << perf::record_type_name(perf::parse_header(gone.bytes.data(), 8)->type) << " of "
               << gone.bytes.size() << " bytes at " << skipped << " was never delivered; the "
@@ -264,8 +282,10 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
         s.ledger.keep_delivered(std::move(entry));
         return;
     }
-    if (entry.is_lost_record()) st.lost_unreported += entry.lost;
-    else ++st.records_corrupted;
+    if (entry.is_lost_record())
+        st.lost_unreported += entry.lost;
+    else
+        ++st.records_corrupted;
     mismatch(s, entry, data, src, src_base);
     s.ledger.keep_delivered(std::move(entry)); // a second copy (C4) is checked against it
 }
@@ -306,7 +326,8 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         bool is_older;
         if (from)
             is_older = std::make_pair(from->perform, seq) < std::make_pair(wrote_at, wrote_seq);
-        else if (seq) is_older = seq < wrote_seq;
+        else if (seq)
+            is_older = seq < wrote_seq;
         else // coherence order, as the engine breaks a tie: (perform time, seq)
             is_older = c && std::make_pair(c->load_perform, c->load_seq) <
                                 std::make_pair(wrote_at, wrote_seq);
@@ -323,9 +344,9 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
     std::ostringstream o;
     const auto type = perf::parse_header(e.bytes.data(), 8)->type;
     const Addr at = b.data + (e.pos & (b.data_size - 1));
-    o << v.kind << " record at position " << e.pos << " of " << b.name << " (address 0x"
-      << std::hex << at << std::dec << "): a " << perf::record_type_name(type) << " of "
-      << e.bytes.size() << " bytes, written by ";
+    o << v.kind << " record at position " << e.pos << " of " << b.name << " (address 0x" << std::hex
+      << at << std::dec << "): a " << perf::record_type_name(type) << " of " << e.bytes.size()
+      << " bytes, written by ";
     if (stores.size() > 1)
         o << "store #" << e.stores.header << " (its header) and #"
           << (e.stores.body_first == e.stores.body_last
@@ -355,17 +376,16 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         // replaced.
         std::string got_from = describe_store(w->culprit);
         if (!w->culprit)
-            got_from = !is_old && e.overwriter.header
-                           ? describe_store(e.overwriter.header)
-                           : is_old ? "what the buffer held before the record's stores reached it"
-                                    : "a later record's stores";
+            got_from = !is_old && e.overwriter.header ? describe_store(e.overwriter.header)
+                       : is_old ? "what the buffer held before the record's stores reached it"
+                                : "a later record's stores";
         o << "From byte " << w->index << " on";
         if (const OpRecord* mine = stores.size() > 1 ? record_store_of(w->index) : nullptr)
             o << " (the record's store #" << mine->seq << ", performed at "
               << us_text(mine->perform) << ")";
         o << " it got bytes of " << got_from << " instead: at 0x" << std::hex
-          << b.data + ((e.pos + word) & mask) << " it saw 0x" << got
-          << " where the record has 0x" << want << std::dec << ".\n";
+          << b.data + ((e.pos + word) & mask) << " it saw 0x" << got << " where the record has 0x"
+          << want << std::dec << ".\n";
     }
 
     std::vector<std::string> why, fix;
@@ -398,8 +418,7 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
             o << "The record was overwritten by " << describe_store(e.overwriter.header)
               << ", stored at " << us_text(e.overwritten_at_ps) << ".\n";
         if (c.tail_store_seq)
-            o << "The consumer's data_tail store was " << describe_store(c.tail_store_seq)
-              << ".\n";
+            o << "The consumer's data_tail store was " << describe_store(c.tail_store_seq) << ".\n";
         if (off(b.a)) {
             why.push_back("A");
             // The data_tail load the overwriting store should have waited for.
@@ -417,8 +436,7 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
                   << us_text(tail.issue) << " and performed at " << us_text(tail.perform)
                   << "; its store #" << by << " performed at " << us_text(store->perform)
                   << (store->perform < tail.perform ? ", before that load had returned" : "")
-                  << (escaped ? ", and stayed although the load then found no room" : "")
-                  << ".\n";
+                  << (escaped ? ", and stayed although the load then found no room" : "") << ".\n";
             }
             o << "(A) is off: the producer's record stores may perform before its data_tail "
                  "load, so it can write where the consumer has not released the space.\n";
@@ -436,8 +454,10 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
     if (why.empty())
         o << "No barrier of this buffer is off: this reordering should be impossible, so it is "
              "a bug in ringsim's models, please report it.\n";
-    for (size_t i = 0; i < why.size(); ++i) v.barriers += (i ? ", " : "") + why[i];
-    for (size_t i = 0; i < fix.size(); ++i) v.fix += (i ? "; " : "") + fix[i];
+    for (size_t i = 0; i < why.size(); ++i)
+        v.barriers += (i ? ", " : "") + why[i];
+    for (size_t i = 0; i < fix.size(); ++i)
+        v.fix += (i ? "; " : "") + fix[i];
     v.explanation = o.str();
     add(s, std::move(v));
 }
@@ -483,61 +503,98 @@ namespace ringsim::models {
 // The checker's books of each buffer: ground truth against what the consumer parsed.
 void declare_checker_stats(StatRegistry& r) {
     using S = BufferStats;
-    r.counter("records.delivered", "records", "records the consumer parsed and the checker "
-              "verified byte for byte", &S::records_delivered);
-    r.counter("records.unread", "records", "records still in the buffer, unread, when the run "
-              "ended", &S::records_unread);
-    r.counter("records.overwritten", "records", "records of an overwrite-mode buffer replaced "
-              "by newer ones before the consumer read them", &S::records_overwritten);
-    r.counter("records.corrupted", "records", "records that reached the consumer with bytes "
+    r.counter("records.delivered", "records",
+              "records the consumer parsed and the checker "
+              "verified byte for byte",
+              &S::records_delivered);
+    r.counter("records.unread", "records",
+              "records still in the buffer, unread, when the run "
+              "ended",
+              &S::records_unread);
+    r.counter("records.overwritten", "records",
+              "records of an overwrite-mode buffer replaced "
+              "by newer ones before the consumer read them",
+              &S::records_overwritten);
+    r.counter("records.corrupted", "records",
+              "records that reached the consumer with bytes "
               "other than the producer stored (each is also a stale, overrun or torn "
-              "violation)", &S::records_corrupted);
-    r.counter("records.missing", "records", "records the consumer skipped with no loss or "
-              "overwrite to explain it (each is also a missing violation)", &S::records_missing);
-    r.counter("records.duplicated", "records", "records perf_mmap__push copied a second time, "
+              "violation)",
+              &S::records_corrupted);
+    r.counter("records.missing", "records",
+              "records the consumer skipped with no loss or "
+              "overwrite to explain it (each is also a missing violation)",
+              &S::records_missing);
+    r.counter("records.duplicated", "records",
+              "records perf_mmap__push copied a second time, "
               "intact: data_head moved between its two reads (C4); not counted in "
-              "records.delivered", &S::records_duplicated);
-    r.counter("records.samples_in_perf_data", "records", "PERF_RECORD_SAMPLE records in "
+              "records.delivered",
+              &S::records_duplicated);
+    r.counter("records.samples_in_perf_data", "records",
+              "PERF_RECORD_SAMPLE records in "
               "perf.data: those delivered and those copied twice (perf report's "
-              "nr_events[PERF_RECORD_SAMPLE])", &S::samples_in_perf_data);
-    r.counter("records.skipped", "records", "records the tool stepped over without reading: "
+              "nr_events[PERF_RECORD_SAMPLE])",
+              &S::samples_in_perf_data);
+    r.counter("records.skipped", "records",
+              "records the tool stepped over without reading: "
               "libperf's perf_mmap__read_done moves prev to a data_head read taken after the "
               "last event, and a keep-up failure drops everything unread (C3)",
               &S::records_skipped);
-    r.counter("lost_records", "records", "PERF_RECORD_LOST records delivered: perf's \"lost N "
-              "chunks\"", &S::lost_records);
-    r.counter("lost_reported", "records", "sum of the lost fields of the delivered "
-              "PERF_RECORD_LOST records", &S::lost_reported);
-    r.counter("lost_unreported", "records", "losses no delivered PERF_RECORD_LOST reported by "
+    r.counter("lost_records", "records",
+              "PERF_RECORD_LOST records delivered: perf's \"lost N "
+              "chunks\"",
+              &S::lost_records);
+    r.counter("lost_reported", "records",
+              "sum of the lost fields of the delivered "
+              "PERF_RECORD_LOST records",
+              &S::lost_reported);
+    r.counter("lost_unreported", "records",
+              "losses no delivered PERF_RECORD_LOST reported by "
               "the end (pending in rb->lost, or in an unread or overwritten LOST record)",
               &S::lost_unreported);
     r.counter("bytes.delivered", "bytes", "bytes of the records counted in records.delivered",
               &S::bytes_delivered);
     r.counter("bytes.unread", "bytes", "bytes of the records counted in records.unread",
               &S::bytes_unread);
-    r.counter("consumer.overwrite_races", "records", "overwrite buffers: records copied while a "
+    r.counter("consumer.overwrite_races", "records",
+              "overwrite buffers: records copied while a "
               "newer record was landing on them (a writer already past the paused check when "
               "the tool paused output, R9); they are counted in records.overwritten, not "
-              "delivered", &S::consumer_overwrite_races);
-    r.counter("violations.total", "violations", "every violation below; in the total, every "
-              "AUX violation too (aux.violations.total)", &S::violations_total);
-    r.counter("violations.stale", "violations", "records read with bytes older than the record "
+              "delivered",
+              &S::consumer_overwrite_races);
+    r.counter("violations.total", "violations",
+              "every violation below; in the total, every "
+              "AUX violation too (aux.violations.total)",
+              &S::violations_total);
+    r.counter("violations.stale", "violations",
+              "records read with bytes older than the record "
               "the data_head promised (message-passing shape: (B) or (C) missing)",
               &S::violations_stale);
-    r.counter("violations.overrun", "violations", "records read after newer data replaced "
-              "them (load-buffering shape: (A) or (D) missing)", &S::violations_overrun);
-    r.counter("violations.torn", "violations", "records read with both older and newer bytes "
-              "than their own", &S::violations_torn);
-    r.counter("violations.corrupt", "violations", "copies the checker could not parse into "
-              "records at all (a header at a place no record starts)", &S::violations_corrupt);
-    r.counter("violations.missing", "violations", "records the consumer skipped without a loss "
-              "or an overwrite to explain it", &S::violations_missing);
-    r.counter("violations.duplicated", "violations", "records delivered more than once by a "
+    r.counter("violations.overrun", "violations",
+              "records read after newer data replaced "
+              "them (load-buffering shape: (A) or (D) missing)",
+              &S::violations_overrun);
+    r.counter("violations.torn", "violations",
+              "records read with both older and newer bytes "
+              "than their own",
+              &S::violations_torn);
+    r.counter("violations.corrupt", "violations",
+              "copies the checker could not parse into "
+              "records at all (a header at a place no record starts)",
+              &S::violations_corrupt);
+    r.counter("violations.missing", "violations",
+              "records the consumer skipped without a loss "
+              "or an overwrite to explain it",
+              &S::violations_missing);
+    r.counter("violations.duplicated", "violations",
+              "records delivered more than once by a "
               "reader that never re-reads (libperf), or re-read by any reader with changed "
-              "bytes", &S::violations_duplicated);
-    r.counter("violations.accounting", "violations", "buffers where produced != delivered + "
+              "bytes",
+              &S::violations_duplicated);
+    r.counter("violations.accounting", "violations",
+              "buffers where produced != delivered + "
               "lost + unread + overwritten + corrupted + missing + skipped, or LOST reports do "
-              "not add up", &S::violations_accounting);
+              "not add up",
+              &S::violations_accounting);
 }
 
 } // namespace ringsim::models

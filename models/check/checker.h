@@ -11,8 +11,8 @@
 #include "models/check/ledger.h"
 #include "models/common/buffer_stats.h"
 #include "models/kernel/perf_buffer.h"
-#include "models/memory/ordering_engine.h"
 #include "models/memory/linux_barriers.h"
+#include "models/memory/ordering_engine.h"
 #include "models/user/tool_observers.h"
 
 #include <functional>
@@ -24,11 +24,11 @@ namespace ringsim::models {
 
 struct Violation {
     std::string buffer;
-    std::string kind;         // stale | overrun | torn | corrupt | missing | duplicated | accounting
-    uint64_t pos = 0;         // free-running offset of the record in its buffer
-    uint64_t at_ps = 0;       // when the checker saw it
-    std::string barriers;     // the switched-off barriers that allow it, e.g. "B" or "A, D"
-    std::string explanation;  // a short causal story, one sentence per line
+    std::string kind;        // stale | overrun | torn | corrupt | missing | duplicated | accounting
+    uint64_t pos = 0;        // free-running offset of the record in its buffer
+    uint64_t at_ps = 0;      // when the checker saw it
+    std::string barriers;    // the switched-off barriers that allow it, e.g. "B" or "A, D"
+    std::string explanation; // a short causal story, one sentence per line
     std::string fix;
 };
 
@@ -40,7 +40,7 @@ struct CheckedBuffer {
     uint64_t sample_type = 0;
     bool sample_id_all = false;
     BufferStats* stats = nullptr;
-    const PerfBuffer* rb = nullptr;  // for the loss still pending at the end
+    const PerfBuffer* rb = nullptr; // for the loss still pending at the end
     BarrierKind a = kLinuxDataBarriers.a, b = kLinuxDataBarriers.b;
     BarrierKind c = kLinuxDataBarriers.c, d = kLinuxDataBarriers.d;
     bool push_reader = true; // perf_mmap__push may legitimately copy a record twice (C4)
@@ -77,7 +77,7 @@ private:
     struct Stream;
     // Verifies the record of `n` bytes the consumer copied at `pos`.
     void verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
-                    const std::vector<CopySource>& src, uint64_t src_base);
+                const std::vector<CopySource>& src, uint64_t src_base);
     void mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
                   const std::vector<CopySource>& src, uint64_t src_base);
     void add(Stream& s, Violation v);

@@ -10,8 +10,7 @@
 
 namespace ringsim::models {
 
-template <typename Tag>
-class IntervalMap {
+template <typename Tag> class IntervalMap {
 public:
     struct Span {
         uint64_t end = 0;
@@ -54,7 +53,8 @@ public:
         return it->second.end > pos ? &*it : nullptr;
     }
     void erase_before(uint64_t pos) {
-        while (!m.empty() && m.begin()->second.end <= pos) m.erase(m.begin());
+        while (!m.empty() && m.begin()->second.end <= pos)
+            m.erase(m.begin());
     }
     const std::map<uint64_t, Span>& spans() const { return m; }
     bool empty() const { return m.empty(); }

@@ -12,19 +12,20 @@
 namespace ringsim::models {
 
 struct LedgerEntry {
-    uint64_t pos = 0;                // free-running offset of the first byte
-    std::vector<uint8_t> bytes;      // exactly what the producer stored
-    uint64_t lost = 0;               // the count of a PERF_RECORD_LOST (may be 0), else 0
+    uint64_t pos = 0;           // free-running offset of the first byte
+    std::vector<uint8_t> bytes; // exactly what the producer stored
+    uint64_t lost = 0;          // the count of a PERF_RECORD_LOST (may be 0), else 0
     uint64_t stored_at_ps = 0;
-    RecordStores stores;             // the engine's stores of its bytes
-    uint64_t performed_at_ps = 0;    // when its last store became visible to all
+    RecordStores stores;          // the engine's stores of its bytes
+    uint64_t performed_at_ps = 0; // when its last store became visible to all
     // Ground truth of a lost race: a later record stored over this one before it was read.
-    RecordStores overwriter;         // that record's stores and data_tail load (header 0: none)
+    RecordStores overwriter; // that record's stores and data_tail load (header 0: none)
     uint64_t overwritten_at_ps = 0;
-    bool retired = false;            // overwrite mode: a newer record has lapped it
+    bool retired = false; // overwrite mode: a newer record has lapped it
     // PERF_RECORD_LOST is type 2 (include/uapi/linux/perf_event.h).
     bool is_lost_record() const {
-        return bytes.size() >= 4 && bytes[0] == 2 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] == 0;
+        return bytes.size() >= 4 && bytes[0] == 2 && bytes[1] == 0 && bytes[2] == 0 &&
+               bytes[3] == 0;
     }
 };
 

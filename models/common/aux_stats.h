@@ -33,8 +33,8 @@ const char* to_string(GapCause c);
 struct AuxBooks {
     uint64_t bytes_produced = 0, bytes_delivered = 0, bytes_lost = 0, bytes_unread = 0;
     uint64_t bytes_corrupted = 0, bytes_untraced = 0;
-    std::array<uint64_t, kGapCauses> lost_by_cause{};  // bytes (untraced for the last two)
-    std::array<uint64_t, kGapCauses> gaps_by_cause{};  // occurrences
+    std::array<uint64_t, kGapCauses> lost_by_cause{}; // bytes (untraced for the last two)
+    std::array<uint64_t, kGapCauses> gaps_by_cause{}; // occurrences
 };
 
 } // namespace ringsim::models

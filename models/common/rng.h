@@ -20,7 +20,8 @@ constexpr uint64_t mix64(uint64_t x) {
 // The seed of component `name` under master seed `master` (FNV-1a of the name, mixed).
 constexpr uint64_t derive_seed(uint64_t master, std::string_view name) {
     uint64_t h = 0xcbf29ce484222325ull;
-    for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    for (char c : name)
+        h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
     return mix64(master ^ mix64(h));
 }
 
@@ -28,7 +29,8 @@ constexpr uint64_t derive_seed(uint64_t master, std::string_view name) {
 class Rng {
 public:
     explicit Rng(uint64_t seed) {
-        for (auto& s : m_s) s = seed = mix64(seed);
+        for (auto& s : m_s)
+            s = seed = mix64(seed);
     }
     uint64_t next() {
         const uint64_t result = rotl(m_s[1] * 5, 7) * 9;

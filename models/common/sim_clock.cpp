@@ -4,6 +4,8 @@
 
 namespace ringsim::models {
 
-Picos sim_now() { return sc_core::sc_time_stamp().value(); }
+Picos sim_now() {
+    return sc_core::sc_time_stamp().value();
+}
 
 } // namespace ringsim::models

@@ -6,9 +6,12 @@ namespace ringsim::models {
 
 const char* to_string(StatScope s) {
     switch (s) {
-    case StatScope::buffer: return "buffers";
-    case StatScope::total: return "total";
-    case StatScope::both: return "total, buffers";
+    case StatScope::buffer:
+        return "buffers";
+    case StatScope::total:
+        return "total";
+    case StatScope::both:
+        return "total, buffers";
     }
     return "?";
 }
@@ -31,9 +34,8 @@ const StatDecl* StatRegistry::find(const std::string& path) const {
     return it == m_index.end() ? nullptr : &m_decls[it->second];
 }
 
-void StatRegistry::ratio(std::string path, std::string description,
-                         const std::string& numerator, const std::string& denominator,
-                         StatScope scope) {
+void StatRegistry::ratio(std::string path, std::string description, const std::string& numerator,
+                         const std::string& denominator, StatScope scope) {
     // Both terms must exist wherever the ratio does, or a scope would print a ratio of
     // nothing.
     for (const std::string* term : {&numerator, &denominator}) {
@@ -71,14 +73,17 @@ StatValues::StatValues(const StatRegistry& r, const StatInstances& inst, StatSco
         } else if (scope == StatScope::total && d.total_read) {
             const auto& owners = inst.of(d.total_owner);
             if (owners.empty()) continue;
-            for (const void* p : owners) v.count += d.total_read(p);
+            for (const void* p : owners)
+                v.count += d.total_read(p);
         } else {
             const auto& owners = inst.of(d.owner);
             if (owners.empty()) continue;
-            for (const void* p : owners) v.count += d.read(p);
+            for (const void* p : owners)
+                v.count += d.read(p);
         }
         for (const StatDecl::Addend& a : d.addends)
-            for (const void* p : inst.of(a.owner)) v.count += a.read(p);
+            for (const void* p : inst.of(a.owner))
+                v.count += a.read(p);
         m_index[d.path] = m_values.size();
         m_values.push_back(v);
     }
@@ -90,7 +95,11 @@ const StatValue& StatValues::at(const std::string& path) const {
     return m_values[it->second];
 }
 
-uint64_t StatValues::count(const std::string& path) const { return at(path).count; }
-double StatValues::fraction(const std::string& path) const { return at(path).fraction; }
+uint64_t StatValues::count(const std::string& path) const {
+    return at(path).count;
+}
+double StatValues::fraction(const std::string& path) const {
+    return at(path).fraction;
+}
 
 } // namespace ringsim::models

@@ -53,10 +53,11 @@ class StatRegistry {
 public:
     // A counter held in a member of T (a counter block the model updates).
     template <class T>
-    void counter(std::string path, std::string unit, std::string description,
-                 uint64_t T::*member, StatScope scope = StatScope::both) {
-        counter<T>(std::move(path), std::move(unit), std::move(description),
-                   [member](const T& x) { return x.*member; }, scope);
+    void counter(std::string path, std::string unit, std::string description, uint64_t T::*member,
+                 StatScope scope = StatScope::both) {
+        counter<T>(
+            std::move(path), std::move(unit), std::move(description),
+            [member](const T& x) { return x.*member; }, scope);
     }
     // A counter read through the model's accessor.
     template <class T>
@@ -101,8 +102,7 @@ private:
 // The live model instances of one scope: one buffer's, or every instance for the total.
 class StatInstances {
 public:
-    template <class T>
-    void add(const T& x) { m_of[typeid(T)].push_back(&x); }
+    template <class T> void add(const T& x) { m_of[typeid(T)].push_back(&x); }
     const std::vector<const void*>& of(std::type_index t) const;
 
 private:
@@ -111,8 +111,8 @@ private:
 
 struct StatValue {
     const StatDecl* decl = nullptr;
-    uint64_t count = 0;   // a counter's value
-    double fraction = 0;  // a ratio's value
+    uint64_t count = 0;  // a counter's value
+    double fraction = 0; // a ratio's value
 };
 
 // The values of one scope, in declaration order. A statistic whose model has no instance in
@@ -134,16 +134,16 @@ private:
 
 // Each model declares its statistics in its own .cpp; stat_registry() (platform/) calls these
 // in this order, which is the order of `ringsim stats` and docs/statistics.md.
-void declare_perf_buffer_stats(StatRegistry& r);    // kernel/perf_buffer.cpp
-void declare_perf_wakeup_stats(StatRegistry& r);    // kernel/perf_wakeup.cpp
-void declare_checker_stats(StatRegistry& r);        // check/checker.cpp
-void declare_consumer_stats(StatRegistry& r);       // user/perf_consumer.cpp
-void declare_mmu_stats(StatRegistry& r);            // memory/mmu.cpp
-void declare_aux_checker_stats(StatRegistry& r);    // check/aux_checker.cpp
-void declare_perf_aux_stats(StatRegistry& r);       // kernel/perf_aux.cpp
-void declare_cs_etm_driver_stats(StatRegistry& r);  // kernel/cs_etm_driver.cpp
-void declare_cs_etm_event_stats(StatRegistry& r);   // kernel/cs_etm_event.cpp
-void declare_etr_sink_stats(StatRegistry& r);       // coresight/etr_sink.cpp
+void declare_perf_buffer_stats(StatRegistry& r);     // kernel/perf_buffer.cpp
+void declare_perf_wakeup_stats(StatRegistry& r);     // kernel/perf_wakeup.cpp
+void declare_checker_stats(StatRegistry& r);         // check/checker.cpp
+void declare_consumer_stats(StatRegistry& r);        // user/perf_consumer.cpp
+void declare_mmu_stats(StatRegistry& r);             // memory/mmu.cpp
+void declare_aux_checker_stats(StatRegistry& r);     // check/aux_checker.cpp
+void declare_perf_aux_stats(StatRegistry& r);        // kernel/perf_aux.cpp
+void declare_cs_etm_driver_stats(StatRegistry& r);   // kernel/cs_etm_driver.cpp
+void declare_cs_etm_event_stats(StatRegistry& r);    // kernel/cs_etm_event.cpp
+void declare_etr_sink_stats(StatRegistry& r);        // coresight/etr_sink.cpp
 void declare_auxtrace_reader_stats(StatRegistry& r); // user/auxtrace_reader.cpp
 
 } // namespace ringsim::models

@@ -8,8 +8,8 @@
 
 namespace ringsim::models {
 
-using Addr = uint64_t;   // a simulated physical (kernel) or user address
-using Picos = uint64_t;  // simulated time; the SystemC resolution is fixed at 1 ps
+using Addr = uint64_t;  // a simulated physical (kernel) or user address
+using Picos = uint64_t; // simulated time; the SystemC resolution is fixed at 1 ps
 
 constexpr Picos kPicosPerNs = 1000;
 constexpr Picos kPicosPerSecond = 1000ull * 1000 * 1000 * 1000;

@@ -34,8 +34,7 @@ TraceUnits TraceRate::units_until(Picos t) const {
 }
 
 uint64_t TraceRate::count_at(Picos t) const {
-    constexpr TraceUnits kPacketUnits =
-        static_cast<TraceUnits>(kCountPacketSize) * kPicosPerSecond;
+    constexpr TraceUnits kPacketUnits = static_cast<TraceUnits>(kCountPacketSize) * kPicosPerSecond;
     return static_cast<uint64_t>(units_until(t) / kPacketUnits);
 }
 
@@ -54,8 +53,10 @@ Picos TraceRate::next_change(Picos t) const {
 
 const char* to_string(UntracedCause c) {
     switch (c) {
-    case UntracedCause::stop_window: return "stop_window";
-    case UntracedCause::aux_disabled: return "aux_disabled";
+    case UntracedCause::stop_window:
+        return "stop_window";
+    case UntracedCause::aux_disabled:
+        return "aux_disabled";
     }
     return "?";
 }

@@ -11,8 +11,8 @@
 // what its FIFO drops instead), ETM-internal FIFOs and their latency.
 #pragma once
 
-#include "models/coresight/etm_stream.h"
 #include "models/common/types.h"
+#include "models/coresight/etm_stream.h"
 
 #include <array>
 #include <cstdint>

@@ -35,8 +35,8 @@ const StartBytes kStart;
 EtmStream::EtmStream(uint8_t trace_id, uint32_t sync_period_counts)
     : m_trace_id(trace_id), m_period(sync_period_counts),
       m_block(sync_period_counts == 0
-                 ? 0
-                 : kStartSize + uint64_t{sync_period_counts} * kCountPacketSize) {}
+                  ? 0
+                  : kStartSize + uint64_t{sync_period_counts} * kCountPacketSize) {}
 
 uint64_t EtmStream::next_count() const {
     if (m_sessions.empty()) return 0;
@@ -56,7 +56,8 @@ void EtmStream::start(uint64_t first_count) {
     m_running = false;
     uint64_t before = 0;
     if (!m_sessions.empty())
-        before = m_sync_bytes_before.back() + kStartSize * (1 + syncs_for(m_sessions.back().counts));
+        before =
+            m_sync_bytes_before.back() + kStartSize * (1 + syncs_for(m_sessions.back().counts));
     m_sessions.push_back(Session{m_size, first_count, 0});
     m_sync_bytes_before.push_back(before);
     m_size += kStartSize;

@@ -114,8 +114,8 @@ private:
     bool accepts(Picos t) const { return t >= m_last_change; }
 
     EtrHwConfig m_config;
-    uint64_t m_bandwidth;   // bytes/s == units/ps
-    uint64_t m_fifo_room;   // the FIFO size in whole frames, in bytes
+    uint64_t m_bandwidth; // bytes/s == units/ps
+    uint64_t m_fifo_room; // the FIFO size in whole frames, in bytes
     Picos m_last_change = 0;
     bool m_capturing = false; // enabled at least once (TraceCaptEn, until the stop)
     bool m_stopped = false;

@@ -10,13 +10,12 @@
 
 namespace ringsim::models::coresight {
 
-using sc_core::sc_time;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 
 namespace {
 
 constexpr uint64_t kFrameData = 14; // data bytes per frame (etr_frame_log.h)
-
 
 EtrHw make_hw(const EtrSinkParams& p) {
     EtrHwConfig c;
@@ -58,7 +57,9 @@ void EtrSink::build_table() {
                            reinterpret_cast<const uint8_t*>(&entry), 4, false, Barrier::none);
     };
     switch (m_p.sg_table_fault) {
-    case TableFault::invalid_entry: put(0, 0); break; // type 0
+    case TableFault::invalid_entry:
+        put(0, 0);
+        break; // type 0
     case TableFault::missing_link:
         // The first table page's link becomes a data entry (the loader requires two
         // table pages for this one).
@@ -68,7 +69,8 @@ void EtrSink::build_table() {
         // LAST on the first entry of a buffer of more than one page (the loader checks).
         put(0, sg_entry(m_p.sg_pages.front(), SgEntryType::last));
         break;
-    case TableFault::none: break;
+    case TableFault::none:
+        break;
     }
 }
 
@@ -141,8 +143,7 @@ Picos EtrSink::burst_period(Picos t) const {
     for (const EtmSource* s : m_sources)
         if (s->running()) rate += s->rate_at(t);
     if (rate == 0) return 0;
-    const TraceUnits ps =
-        static_cast<TraceUnits>(m_p.burst) * kPicosPerSecond / rate;
+    const TraceUnits ps = static_cast<TraceUnits>(m_p.burst) * kPicosPerSecond / rate;
     return std::max<Picos>(1, static_cast<Picos>(ps));
 }
 
@@ -289,7 +290,6 @@ void EtrSink::write_frames(uint64_t first, uint64_t n) {
     }
 }
 
-
 } // namespace ringsim::models::coresight
 
 namespace ringsim::models {
@@ -299,8 +299,8 @@ void declare_etr_sink_stats(StatRegistry& r) {
     using coresight::EtrSink;
     auto count = [&r](const char* path, const char* unit, const char* what,
                       uint64_t (EtrSink::*get)() const) {
-        r.counter<EtrSink>(path, unit, what, [get](const EtrSink& k) { return (k.*get)(); },
-                           StatScope::total);
+        r.counter<EtrSink>(
+            path, unit, what, [get](const EtrSink& k) { return (k.*get)(); }, StatScope::total);
     };
     count("aux.sink.captures", "captures", "times the sink was enabled at its base (E3)",
           &EtrSink::captures);
@@ -309,7 +309,8 @@ void declare_etr_sink_stats(StatRegistry& r) {
           &EtrSink::dma_stores);
     count("aux.sink.overflow_bytes", "bytes", "trace bytes its FIFO dropped",
           &EtrSink::overflow_bytes);
-    count("aux.sink.sg_walk_failures", "walks", "ETR_SG table walks at an enable that found a "
+    count("aux.sink.sg_walk_failures", "walks",
+          "ETR_SG table walks at an enable that found a "
           "table the driver could not have built: STS.MemErr for that capture (E4, D10)",
           &EtrSink::sg_walk_failures);
     count("aux.sink.sg_walk_time", "ps", "time the sink spent walking its SG table at enables",

@@ -34,15 +34,15 @@
 namespace ringsim::models::coresight {
 
 struct EtrSinkParams {
-    uint64_t buffer_bytes = 0;   // the ETR buffer E1 chose
-    bool sg = false;             // ETR_SG (else FLAT)
-    Addr flat_base = 0;          // FLAT: the DMA buffer
-    std::vector<Addr> sg_pages;  // ETR_SG: data pages in buffer order
-    std::vector<Addr> sg_table;  // ETR_SG: table pages
-    double mem_bandwidth = 0;    // bytes/s
+    uint64_t buffer_bytes = 0;  // the ETR buffer E1 chose
+    bool sg = false;            // ETR_SG (else FLAT)
+    Addr flat_base = 0;         // FLAT: the DMA buffer
+    std::vector<Addr> sg_pages; // ETR_SG: data pages in buffer order
+    std::vector<Addr> sg_table; // ETR_SG: table pages
+    double mem_bandwidth = 0;   // bytes/s
     uint64_t fifo_bytes = 0;
     Picos flush_latency = 0;
-    uint64_t burst = 0;          // bytes per modelled burst
+    uint64_t burst = 0;           // bytes per modelled burst
     std::vector<Picos> memerr_at; // a capture running at one of these ends with MemErr
     Picos sg_walk = 0;            // ETR_SG: walking one table page at an enable
     SgTableFault sg_table_fault = SgTableFault::none; // ETR_SG (etr_sg_table.h)
@@ -111,7 +111,7 @@ private:
     TraceObserver& m_observer;
     EtrHw m_hw;
     EtrFrameLog m_log;
-    std::vector<EtmSource*> m_sources;         // by attach order (trace ID order)
+    std::vector<EtmSource*> m_sources;                // by attach order (trace ID order)
     std::map<const EtmSource*, uint64_t> m_formatted; // source bytes already framed
     unsigned m_refcnt = 0;
     bool m_capturing = false;

@@ -26,19 +26,19 @@ const char* to_string(TraceLoss c);
 // The ETR driver copied a harvest into AUX bytes [aux_off, aux_off + size): frame
 // first_frame of the capture is at aux_off, the next one 16 bytes on, and so on.
 struct AuxCommit {
-    unsigned aux = 0;          // which AUX buffer
-    uint64_t aux_off = 0;      // free-running AUX position of the first byte
+    unsigned aux = 0;     // which AUX buffer
+    uint64_t aux_off = 0; // free-running AUX position of the first byte
     uint64_t size = 0;
     uint64_t first_frame = 0;
-    bool barrier = false;      // the first 16 bytes are the barrier packet, not a frame
+    bool barrier = false;       // the first 16 bytes are the barrier packet, not a frame
     std::vector<FrameRun> runs; // the source bytes the frames carry
     struct Store {
         uint64_t aux_off = 0, len = 0, seq = 0;
     };
-    std::vector<Store> stores; // the driver's copy stores that wrote them
+    std::vector<Store> stores;  // the driver's copy stores that wrote them
     std::vector<uint8_t> bytes; // what those stores wrote, in AUX order (size bytes)
     uint64_t record_offset = 0, record_size = 0, flags = 0; // its PERF_RECORD_AUX
-    bool record_written = false;                          // false: lost in the data buffer
+    bool record_written = false;                            // false: lost in the data buffer
     Picos at = 0;
 };
 

@@ -18,8 +18,10 @@ Picos ArrivalProcess::next() {
     switch (m_p.kind) {
     case ArrivalKind::periodic:
         // A seeded phase keeps CPUs with the same rate from firing in lockstep.
-        if (m_first) m_t += m_p.random_phase ? m_rng.below(m_period) : 0;
-        else m_t += m_period;
+        if (m_first)
+            m_t += m_p.random_phase ? m_rng.below(m_period) : 0;
+        else
+            m_t += m_period;
         break;
     case ArrivalKind::poisson:
         m_t += static_cast<Picos>(std::llround(m_rng.exponential(double(m_period))));

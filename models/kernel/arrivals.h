@@ -12,11 +12,11 @@ enum class ArrivalKind { periodic, poisson, bursty };
 
 struct ArrivalParams {
     ArrivalKind kind = ArrivalKind::periodic;
-    double rate_hz = 0;          // mean events per second
-    Picos start = 0;             // no event before this time
-    bool random_phase = true;    // periodic: first event at start + a seeded phase < period
-    uint64_t burst_size = 1;     // bursty: events per burst (1 for the other kinds)
-    Picos burst_spacing = 0;     // bursty: time between events inside a burst
+    double rate_hz = 0;       // mean events per second
+    Picos start = 0;          // no event before this time
+    bool random_phase = true; // periodic: first event at start + a seeded phase < period
+    uint64_t burst_size = 1;  // bursty: events per burst (1 for the other kinds)
+    Picos burst_spacing = 0;  // bursty: time between events inside a burst
 };
 
 class ArrivalProcess {
@@ -28,7 +28,7 @@ public:
 private:
     ArrivalParams m_p;
     Rng m_rng;
-    Picos m_period;           // mean time between events (between bursts when bursty)
+    Picos m_period; // mean time between events (between bursts when bursty)
     Picos m_t;
     uint64_t m_left_in_burst = 0;
     bool m_first = true;

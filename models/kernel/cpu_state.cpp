@@ -6,7 +6,8 @@ void CpuState::enter(ExecContext level) {
     const auto l = static_cast<unsigned>(level);
     for (;;) {
         bool blocked = false;
-        for (unsigned i = l; i < m_active.size(); ++i) blocked |= m_active[i];
+        for (unsigned i = l; i < m_active.size(); ++i)
+            blocked |= m_active[i];
         if (!blocked) break;
         sc_core::wait(m_left);
     }
@@ -41,7 +42,8 @@ void CpuState::run_for(ExecContext level, sc_core::sc_time t) {
 void CpuState::wait_until_on_top(unsigned level) {
     for (;;) {
         bool above = false;
-        for (unsigned i = level + 1; i < m_active.size(); ++i) above |= m_active[i];
+        for (unsigned i = level + 1; i < m_active.size(); ++i)
+            above |= m_active[i];
         if (!above) return;
         sc_core::wait(m_left);
     }

@@ -13,8 +13,8 @@ namespace ringsim::models {
 using coresight::AuxCommit;
 using coresight::EtrSink;
 using coresight::TraceLoss;
-using sc_core::sc_time;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 
 namespace {
 constexpr uint64_t kFrame = coresight::kFrameSize;
@@ -117,8 +117,8 @@ uint64_t CsEtmDriver::update_buffer(const EtmCpu& c, AuxOutput& out, PerfAux::Ha
     // tmc_etr_sync_perf_buffer: the kept bytes into the AUX pages, wrapping at both ends.
     commit.first_frame = first_kept;
     commit.size = hv.size;
-    sink.runs_in(first_kept + (commit.barrier ? 1 : 0),
-                 hv.size / kFrame - (commit.barrier ? 1 : 0), commit.runs);
+    sink.runs_in(first_kept + (commit.barrier ? 1 : 0), hv.size / kFrame - (commit.barrier ? 1 : 0),
+                 commit.runs);
     uint64_t pos = h.head;
     commit.bytes.reserve(hv.size);
     for (const EtrCopy& cp : hv.copies) {
@@ -131,9 +131,14 @@ uint64_t CsEtmDriver::update_buffer(const EtmCpu& c, AuxOutput& out, PerfAux::Ha
     // tmc_update_etr_buffer in 2021, E7). Pairs with (C), the tool's smp_rmb after its
     // aux_head load. `release` builds it into the aux_head store instead.
     switch (m_p.b) {
-    case BarrierKind::wmb: c.port->fence(Fence::wmb, Barrier::B); break;
-    case BarrierKind::mb: c.port->fence(Fence::mb, Barrier::B); break;
-    default: break;
+    case BarrierKind::wmb:
+        c.port->fence(Fence::wmb, Barrier::B);
+        break;
+    case BarrierKind::mb:
+        c.port->fence(Fence::mb, Barrier::B);
+        break;
+    default:
+        break;
     }
     return hv.size;
 }
@@ -172,24 +177,34 @@ namespace ringsim::models {
 void declare_cs_etm_driver_stats(StatRegistry& r) {
     using N = CsEtmCounters;
     auto count = [&r](const char* path, const char* unit, const char* what, uint64_t N::*m) {
-        r.counter<CsEtmDriver>(path, unit, what,
-                               [m](const CsEtmDriver& d) { return d.counters().*m; },
-                               StatScope::total);
+        r.counter<CsEtmDriver>(
+            path, unit, what, [m](const CsEtmDriver& d) { return d.counters().*m; },
+            StatScope::total);
     };
     count("aux.truncated", "records", "harvests flagged PERF_AUX_FLAG_TRUNCATED (D2, D3)",
           &N::truncated);
     count("aux.event.starts", "calls", "pmu::start calls (etm_event_start, P1)", &N::starts);
-    count("aux.event.begin_failures", "calls", "starts that found no AUX room: no trace, event "
-          "disabled (A2, D1)", &N::begin_failures);
+    count("aux.event.begin_failures", "calls",
+          "starts that found no AUX room: no trace, event "
+          "disabled (A2, D1)",
+          &N::begin_failures);
     count("aux.event.stops", "calls", "pmu::stop calls (etm_event_stop, P2)", &N::stops);
-    count("aux.driver.harvests", "harvests", "update_buffer calls that flushed and copied the "
-          "sink (E5)", &N::harvests);
-    count("aux.driver.harvests_skipped_shared", "calls", "update_buffer calls by a non-last "
-          "user of the shared sink: nothing committed (E5, D5)", &N::harvest_skipped_shared);
-    count("aux.driver.harvested_bytes", "bytes", "bytes copied into AUX buffers (frames, "
-          "barriers and padding included)", &N::harvested_bytes);
-    count("aux.driver.barrier_packets", "packets", "16-byte barrier packets written over a kept "
-          "frame (E5)", &N::barrier_packets);
+    count("aux.driver.harvests", "harvests",
+          "update_buffer calls that flushed and copied the "
+          "sink (E5)",
+          &N::harvests);
+    count("aux.driver.harvests_skipped_shared", "calls",
+          "update_buffer calls by a non-last "
+          "user of the shared sink: nothing committed (E5, D5)",
+          &N::harvest_skipped_shared);
+    count("aux.driver.harvested_bytes", "bytes",
+          "bytes copied into AUX buffers (frames, "
+          "barriers and padding included)",
+          &N::harvested_bytes);
+    count("aux.driver.barrier_packets", "packets",
+          "16-byte barrier packets written over a kept "
+          "frame (E5)",
+          &N::barrier_packets);
     count("aux.driver.memerr_captures", "captures", "harvests that found STS.MemErr (D10)",
           &N::memerr_captures);
     count("aux.driver.wrapped_captures", "captures", "harvests that found STS.Full (D3)",

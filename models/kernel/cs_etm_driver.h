@@ -64,8 +64,7 @@ public:
     // P1 etm_event_start. False: no room in the AUX buffer, nothing started (A2).
     // `why_off` names why the source was off since its last stop (for the accounting).
     bool start(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, coresight::EtrSink& sink,
-               const perf::RecordContext& ctx, bool& hw_id_done,
-               coresight::UntracedCause why_off);
+               const perf::RecordContext& ctx, bool& hw_id_done, coresight::UntracedCause why_off);
     // P2 etm_event_stop with PERF_EF_UPDATE.
     void stop(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h, coresight::EtrSink& sink,
               const perf::RecordContext& ctx);
@@ -75,8 +74,8 @@ public:
 private:
     uint64_t update_buffer(const EtmCpu& c, AuxOutput& out, PerfAux::Handle& h,
                            coresight::EtrSink& sink, coresight::AuxCommit& commit);
-    void copy(const EtmCpu& c, const AuxOutput& out, coresight::EtrSink& sink,
-              uint64_t etr_off, uint64_t aux_pos, uint64_t len, coresight::AuxCommit& commit);
+    void copy(const EtmCpu& c, const AuxOutput& out, coresight::EtrSink& sink, uint64_t etr_off,
+              uint64_t aux_pos, uint64_t len, coresight::AuxCommit& commit);
     CsEtmDriverParams m_p;
     coresight::TraceObserver& m_observer;
     CsEtmCounters m_n;

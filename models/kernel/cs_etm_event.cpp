@@ -5,8 +5,8 @@
 namespace ringsim::models {
 
 using coresight::UntracedCause;
-using sc_core::sc_time;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 
 namespace {
 constexpr Picos kMoveRetry = 1000000; // 1 us: the task's move waits for its record to end
@@ -14,14 +14,15 @@ constexpr Picos kMoveRetry = 1000000; // 1 us: the task's move waits for its rec
 
 CsEtmEvent::CsEtmEvent(sc_core::sc_module_name name, const CsEtmEventParams& params,
                        CsEtmDriver& driver, coresight::EtrSink& sink, AuxOutput out,
-                       Scheduler& sched, int task,
-                       std::vector<coresight::EtmSource*> etm_of_cpu)
-    : sc_module(name), m_p(params), m_driver(driver), m_sink(sink), m_out(out),
-      m_sched(sched), m_task(task), m_etm_of_cpu(std::move(etm_of_cpu)) {
+                       Scheduler& sched, int task, std::vector<coresight::EtmSource*> etm_of_cpu)
+    : sc_module(name), m_p(params), m_driver(driver), m_sink(sink), m_out(out), m_sched(sched),
+      m_task(task), m_etm_of_cpu(std::move(etm_of_cpu)) {
     SC_THREAD(event_thread);
 }
 
-bool CsEtmEvent::task_in(Picos t) const { return m_sched.schedule(m_task).in(t); }
+bool CsEtmEvent::task_in(Picos t) const {
+    return m_sched.schedule(m_task).in(t);
+}
 
 EtmCpu CsEtmEvent::where() {
     const unsigned cpu = m_sched.cpu_of(m_task, sim_now());
@@ -59,7 +60,8 @@ void CsEtmEvent::ioc_disable_sync(EnginePort& caller) {
     m_user_change_at = sim_now() + m_p.ipi_latency;
     m_user_change_to_off = true;
     m_poke.notify(sc_core::SC_ZERO_TIME);
-    while (m_user_change_at.has_value() || !m_user_off || m_on) sc_core::wait(m_settled);
+    while (m_user_change_at.has_value() || !m_user_off || m_on)
+        sc_core::wait(m_settled);
     // The ioctl returns once the IPI handler has run: smp_call_function_single waits on the
     // csd lock the handler releases (smp_store_release / smp_cond_load_acquire), so what
     // the stop did on the event's CPU (the AUX record, aux_head) is visible to the caller.
@@ -178,8 +180,8 @@ void CsEtmEvent::event_thread() {
             // A move the scheduler could not make yet (a record in flight pins the task):
             // start nowhere until it has happened, rather than on the old CPU only to stop
             // again at once; look again after kMoveRetry.
-            m_move_pending = m_task < 0 && m_sched.migrate_every() &&
-                             m_sched.wanted_cpu(t) != c.cpu->id();
+            m_move_pending =
+                m_task < 0 && m_sched.migrate_every() && m_sched.wanted_cpu(t) != c.cpu->id();
             if (!m_move_pending) {
                 do_start(c);
                 continue;
@@ -200,10 +202,12 @@ namespace ringsim::models {
 
 // One event per buffer: in its buffer's aux object and summed in the total.
 void declare_cs_etm_event_stats(StatRegistry& r) {
-    r.counter<CsEtmEvent>("aux.event.kernel_disables", "events", "perf_event_disable_inatomic "
+    r.counter<CsEtmEvent>("aux.event.kernel_disables", "events",
+                          "perf_event_disable_inatomic "
                           "taking effect (A2, A6)",
                           [](const CsEtmEvent& e) { return e.counters().kernel_disables; });
-    r.counter<CsEtmEvent>("aux.event.reenables", "events", "the tool's PERF_EVENT_IOC_ENABLE "
+    r.counter<CsEtmEvent>("aux.event.reenables", "events",
+                          "the tool's PERF_EVENT_IOC_ENABLE "
                           "turning a disabled event back on (A9)",
                           [](const CsEtmEvent& e) { return e.counters().reenables; });
 }

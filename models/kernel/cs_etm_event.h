@@ -35,9 +35,9 @@ public:
     // The event traces `task` (a CPU's, or kPerThreadTask), which `sched` places and
     // switches out: a per-thread task moves only between records, so the event follows it,
     // retrying until the move has happened. `etm_of_cpu`: each CPU's ETM (by CPU number).
-    CsEtmEvent(sc_core::sc_module_name name, const CsEtmEventParams& params,
-               CsEtmDriver& driver, coresight::EtrSink& sink, AuxOutput out,
-               Scheduler& sched, int task, std::vector<coresight::EtmSource*> etm_of_cpu);
+    CsEtmEvent(sc_core::sc_module_name name, const CsEtmEventParams& params, CsEtmDriver& driver,
+               coresight::EtrSink& sink, AuxOutput out, Scheduler& sched, int task,
+               std::vector<coresight::EtmSource*> etm_of_cpu);
 
     // PERF_EVENT_IOC_ENABLE from the tool after its AUX read (A9).
     void ioc_enable();
@@ -79,17 +79,17 @@ private:
     std::vector<coresight::EtmSource*> m_etm_of_cpu;
 
     PerfAux::Handle m_handle;
-    bool m_on = false;           // the ETM runs (pmu::start succeeded, no stop since)
+    bool m_on = false; // the ETM runs (pmu::start succeeded, no stop since)
     EtmCpu m_on_cpu;
-    EnginePort* m_last_port = nullptr; // the CPU the event last ran its driver code on
+    EnginePort* m_last_port = nullptr;         // the CPU the event last ran its driver code on
     coresight::EtmSource* m_stopped = nullptr; // the ETM it ran under, off since m_stopped_at
     Picos m_stopped_at = 0;
-    bool m_move_pending = false; // off, waiting for the per-thread task's move to happen
-    bool m_failed = false;       // pmu::start found no AUX room; no retry until sched-in
-    bool m_kernel_off = false;   // perf_event_disable_inatomic took effect
+    bool m_move_pending = false;          // off, waiting for the per-thread task's move to happen
+    bool m_failed = false;                // pmu::start found no AUX room; no retry until sched-in
+    bool m_kernel_off = false;            // perf_event_disable_inatomic took effect
     std::optional<Picos> m_kernel_off_at; // when the pending disable lands (0 is a time)
-    bool m_user_off = true;      // off until the tool enables it (after its mmaps), and
-                                 // when it disables it (snapshot, exit)
+    bool m_user_off = true;               // off until the tool enables it (after its mmaps), and
+                                          // when it disables it (snapshot, exit)
     bool m_ending = false;
     std::optional<Picos> m_user_change_at; // when the pending ioctl lands
     bool m_user_change_to_off = false;

@@ -17,9 +17,12 @@ uint64_t etr_buf_size(uint64_t aux_size, uint64_t sysfs_buffer_size) {
 
 bool etr_buf_is_sg(EtrBufMode preferred, uint64_t size) {
     switch (preferred) {
-    case EtrBufMode::flat: return false;
-    case EtrBufMode::sg: return true;
-    case EtrBufMode::auto_: return size >= kEtrSgMinSize;
+    case EtrBufMode::flat:
+        return false;
+    case EtrBufMode::sg:
+        return true;
+    case EtrBufMode::auto_:
+        return size >= kEtrSgMinSize;
     }
     return false;
 }
@@ -35,12 +38,15 @@ EtrBuf alloc_etr_buf(uint64_t aux_size, uint64_t sysfs_buffer_size, EtrBufMode p
     }
     const uint64_t pages = b.size / kSgPageSize;
     const Addr pool = phys.allocate("etr.sg_pages", b.size, kSgPageSize);
-    for (uint64_t i = 0; i < pages; ++i) b.sg_pages.push_back(pool + i * kSgPageSize);
+    for (uint64_t i = 0; i < pages; ++i)
+        b.sg_pages.push_back(pool + i * kSgPageSize);
     Rng rng(seed);
-    for (uint64_t i = pages; i > 1; --i) std::swap(b.sg_pages[i - 1], b.sg_pages[rng.below(i)]);
+    for (uint64_t i = pages; i > 1; --i)
+        std::swap(b.sg_pages[i - 1], b.sg_pages[rng.below(i)]);
     const uint64_t tables = coresight::sg_table_pages(pages);
     const Addr table = phys.allocate("etr.sg_table", tables * kSgPageSize, kSgPageSize);
-    for (uint64_t i = 0; i < tables; ++i) b.sg_table.push_back(table + i * kSgPageSize);
+    for (uint64_t i = 0; i < tables; ++i)
+        b.sg_table.push_back(table + i * kSgPageSize);
     return b;
 }
 

@@ -27,9 +27,9 @@ constexpr uint64_t kEtrSgMinSize = 1u << 20; // auto picks ETR_SG from this size
 struct EtrBuf {
     uint64_t size = 0;
     bool sg = false;
-    Addr flat_base = 0;          // FLAT: the one contiguous DMA buffer
-    std::vector<Addr> sg_pages;  // ETR_SG: data pages in buffer order
-    std::vector<Addr> sg_table;  // ETR_SG: table pages
+    Addr flat_base = 0;         // FLAT: the one contiguous DMA buffer
+    std::vector<Addr> sg_pages; // ETR_SG: data pages in buffer order
+    std::vector<Addr> sg_table; // ETR_SG: table pages
 };
 
 // The size E1 picks.

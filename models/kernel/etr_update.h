@@ -17,17 +17,17 @@ namespace ringsim::models {
 using coresight::EtrSyncState; // what the TMC's registers say at sync (tmc_regs.h)
 
 struct EtrCopy {
-    uint64_t etr_off = 0;  // source offset in the ETR buffer
-    uint64_t aux_off = 0;  // destination offset in the AUX buffer
+    uint64_t etr_off = 0; // source offset in the ETR buffer
+    uint64_t aux_off = 0; // destination offset in the AUX buffer
     uint64_t len = 0;
 };
 
 struct EtrHarvest {
-    uint64_t offset = 0;     // where the kept data start in the ETR buffer
-    uint64_t size = 0;       // bytes committed to the AUX buffer (perf_aux_output_end size)
-    bool lost = false;       // data lost: a barrier packet replaces the first 16 bytes
-    bool truncated = false;  // PERF_AUX_FLAG_TRUNCATED (never in snapshot mode, E6)
-    uint64_t new_head = 0;   // snapshot mode: handle->head after the copy
+    uint64_t offset = 0;         // where the kept data start in the ETR buffer
+    uint64_t size = 0;           // bytes committed to the AUX buffer (perf_aux_output_end size)
+    bool lost = false;           // data lost: a barrier packet replaces the first 16 bytes
+    bool truncated = false;      // PERF_AUX_FLAG_TRUNCATED (never in snapshot mode, E6)
+    uint64_t new_head = 0;       // snapshot mode: handle->head after the copy
     std::vector<EtrCopy> copies; // at most three: split at the ETR end and the AUX end
 };
 

@@ -10,10 +10,14 @@ namespace {
 // The sample fields ringsim's writer can emit, in the kernel's output order
 // (perf_output_sample): IDENTIFIER, IP, TID, TIME, ID, STREAM_ID, CPU, PERIOD, then RAW.
 const std::pair<const char*, uint64_t> kSampleBits[] = {
-    {"identifier", PERF_SAMPLE_IDENTIFIER}, {"ip", PERF_SAMPLE_IP},
-    {"tid", PERF_SAMPLE_TID},               {"time", PERF_SAMPLE_TIME},
-    {"id", PERF_SAMPLE_ID},                 {"stream_id", PERF_SAMPLE_STREAM_ID},
-    {"cpu", PERF_SAMPLE_CPU},               {"period", PERF_SAMPLE_PERIOD},
+    {"identifier", PERF_SAMPLE_IDENTIFIER},
+    {"ip", PERF_SAMPLE_IP},
+    {"tid", PERF_SAMPLE_TID},
+    {"time", PERF_SAMPLE_TIME},
+    {"id", PERF_SAMPLE_ID},
+    {"stream_id", PERF_SAMPLE_STREAM_ID},
+    {"cpu", PERF_SAMPLE_CPU},
+    {"period", PERF_SAMPLE_PERIOD},
 };
 constexpr uint64_t kIdBits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
                              PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;

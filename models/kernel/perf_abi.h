@@ -55,8 +55,8 @@ uint64_t sample_fixed_size(uint64_t sample_type);
 // part, or above the 16-bit header size).
 uint64_t sample_size_exact(uint64_t sample_type, uint64_t wanted);
 
-constexpr uint64_t kLostRecordSize = kHeaderSize + 16; // u64 id, u64 lost
-constexpr uint64_t kSwitchRecordSize = kHeaderSize;     // PERF_RECORD_SWITCH has no body
+constexpr uint64_t kLostRecordSize = kHeaderSize + 16;     // u64 id, u64 lost
+constexpr uint64_t kSwitchRecordSize = kHeaderSize;        // PERF_RECORD_SWITCH has no body
 constexpr uint64_t kCommRecordSize = kHeaderSize + 8 + 16; // pid, tid, comm[16]
 constexpr uint64_t kAuxRecordSize = kHeaderSize + 24;      // aux_offset, aux_size, flags
 

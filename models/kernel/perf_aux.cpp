@@ -5,7 +5,9 @@
 
 namespace ringsim::models {
 
-PerfAux::PerfAux(const PerfAuxParams& params) : m_p(params) { set_overwrite(m_p.overwrite); }
+PerfAux::PerfAux(const PerfAuxParams& params) : m_p(params) {
+    set_overwrite(m_p.overwrite);
+}
 
 void PerfAux::set_overwrite(bool overwrite) {
     m_p.overwrite = overwrite;
@@ -18,8 +20,8 @@ bool PerfAux::output_begin(Handle& h, MemoryPort& mem, PerfBuffer& rb) {
     h = Handle{};
     h.head = m_aux_head;
     if (!m_p.overwrite) {
-        const LoadTicket t = mem.issue_load(m_p.user_page + perf::kOffAuxTail, 8, false,
-                                            Barrier::A);
+        const LoadTicket t =
+            mem.issue_load(m_p.user_page + perf::kOffAuxTail, 8, false, Barrier::A);
         // (A) for AUX: the driver may not start writing trace before this aux_tail load
         // decides there is room (a control dependency). Pairs with (D) in the tool's
         // aux_tail store (auxtrace_mmap__write_tail).
@@ -97,9 +99,12 @@ namespace ringsim::models {
 
 // Each AUX area's records: in its buffer's aux object and summed in the total.
 void declare_perf_aux_stats(StatRegistry& r) {
-    r.counter<PerfAux>("aux.records", "records", "PERF_RECORD_AUX records written into the "
-                       "data buffers (A3)", [](const PerfAux& a) { return a.records_emitted(); });
-    r.counter<PerfAux>("aux.records_lost", "records", "PERF_RECORD_AUX records dropped because "
+    r.counter<PerfAux>("aux.records", "records",
+                       "PERF_RECORD_AUX records written into the "
+                       "data buffers (A3)",
+                       [](const PerfAux& a) { return a.records_emitted(); });
+    r.counter<PerfAux>("aux.records_lost", "records",
+                       "PERF_RECORD_AUX records dropped because "
                        "the data buffer was full; their AUX bytes stay (A5, D11)",
                        [](const PerfAux& a) { return a.records_lost(); });
 }

@@ -9,8 +9,8 @@
 #pragma once
 
 #include "models/kernel/perf_buffer.h"
-#include "models/memory/memory_port.h"
 #include "models/memory/linux_barriers.h"
+#include "models/memory/memory_port.h"
 
 #include <cstdint>
 
@@ -18,21 +18,21 @@ namespace ringsim::models {
 
 struct PerfAuxParams {
     std::string name;
-    Addr user_page = 0;           // the control page: aux_head / aux_tail live there
-    uint64_t aux_size = 0;        // bytes, a power of two (M3)
-    bool overwrite = false;       // read-only AUX mapping: snapshot mode (A7)
-    uint64_t aux_watermark = 0;   // attr.aux_watermark; 0 = aux_size / 2 (M3)
+    Addr user_page = 0;                  // the control page: aux_head / aux_tail live there
+    uint64_t aux_size = 0;               // bytes, a power of two (M3)
+    bool overwrite = false;              // read-only AUX mapping: snapshot mode (A7)
+    uint64_t aux_watermark = 0;          // attr.aux_watermark; 0 = aux_size / 2 (M3)
     BarrierKind a = kLinuxAuxBarriers.a; // (A) for AUX: ctrl | none
-    bool head_release = false;  // the driver's (B) built as a release store of aux_head
+    bool head_release = false;           // the driver's (B) built as a release store of aux_head
 };
 
 class PerfAux {
 public:
     // struct perf_output_handle's AUX part.
     struct Handle {
-        uint64_t head = 0;     // where the driver writes from (free-running)
-        uint64_t size = 0;     // room the driver may fill; 0 in overwrite mode
-        uint64_t flags = 0;    // PERF_AUX_FLAG_*
+        uint64_t head = 0;  // where the driver writes from (free-running)
+        uint64_t size = 0;  // room the driver may fill; 0 in overwrite mode
+        uint64_t flags = 0; // PERF_AUX_FLAG_*
         bool active = false;
     };
 

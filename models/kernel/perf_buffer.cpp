@@ -69,15 +69,13 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
     for (;;) {
         offset = m_head;
         if (!m_params.overwrite) {
-            h.tail = mem.issue_load(m_params.user_page + perf::kOffDataTail, 8, false,
-                                    Barrier::A);
+            h.tail = mem.issue_load(m_params.user_page + perf::kOffDataTail, 8, false, Barrier::A);
             // (A) control dependency: the branch to `fail` needs the data_tail value, so no
             // record store below performs before this load. Pairs with (D) in the
             // consumer's data_tail store. Switched off, the producer goes ahead while the
             // load is still in flight and checks the room when the value arrives
             // (resolve_room_check).
-            const bool known = m_params.a == BarrierKind::ctrl ||
-                               h.tail.perform <= sim_now();
+            const bool known = m_params.a == BarrierKind::ctrl || h.tail.perform <= sim_now();
             if (known) {
                 if (m_params.a == BarrierKind::ctrl) mem.ctrl_dep(h.tail, Barrier::A);
                 // Waiting for a late load lets a nested writer run: rb->head may move.
@@ -115,8 +113,10 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
         ++m_stats.lost_records_written;
         // With the room check pending, every store of the reservation goes out together
         // with the caller's record, so all of them are speculative alike.
-        if (h.check_pending) h.lost_record = m_scratch;
-        else store_record(h, mem, m_scratch);
+        if (h.check_pending)
+            h.lost_record = m_scratch;
+        else
+            store_record(h, mem, m_scratch);
     }
     return true;
 }
@@ -144,8 +144,7 @@ std::pair<uint64_t, uint64_t> PerfBuffer::output_copy(Handle& h, MemoryPort& mem
 void PerfBuffer::output_header(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
     // (A) off: if the data_tail value has arrived meanwhile, the branch is decided before
     // any store issues.
-    if (h.check_pending && h.tail.perform <= sim_now())
-        resolve_room_check(h, mem);
+    if (h.check_pending && h.tail.perform <= sim_now()) resolve_room_check(h, mem);
     if (h.dropped || h.header_stored) return;
     if (!h.lost_record.empty()) {
         store_record(h, mem, h.lost_record);
@@ -207,7 +206,7 @@ void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
     // Waits, if need be, for the data_tail load to perform: that is when the branch
     // resolves. Stores that performed before the load did are out for good (possible on
     // arm only: under tso no store passes an earlier load); the rest are squashed.
-    mem.wait_for(h.tail); // other contexts of the CPU may run meanwhile
+    mem.wait_for(h.tail);         // other contexts of the CPU may run meanwhile
     if (!h.check_pending) return; // an interrupting writer resolved it while we waited
     h.check_pending = false;
     m_unresolved = nullptr;
@@ -221,14 +220,14 @@ void PerfBuffer::resolve_room_check(Handle& h, MemoryPort& mem) {
     lose(h.event);
     if (h.lost_taken) --m_stats.lost_records_written;
     if (m_observer) {
-        for (uint64_t pos : h.records) m_observer->on_record_retracted(pos);
+        for (uint64_t pos : h.records)
+            m_observer->on_record_retracted(pos);
         if (!escaped.empty()) m_observer->on_stores_escaped(escaped, h.tail);
     }
     // The reservation was speculative too: undone. No nested writer can have reserved
     // behind it, since an interrupt resolves the check first (output_begin).
     const uint64_t end = m_params.backward ? h.offset - h.reserved : h.offset + h.reserved;
-    if (m_head != end)
-        throw ModelError(m_params.name + ": a speculative reservation was built on");
+    if (m_head != end) throw ModelError(m_params.name + ": a speculative reservation was built on");
     m_head = h.offset;
 }
 
@@ -243,10 +242,17 @@ void PerfBuffer::publish_head(MemoryPort& mem, uint64_t head) {
     // (B): every record store above (ours and nested writers') performs before data_head.
     // Pairs with (C) in the consumer's data_head load. The kernel uses smp_wmb.
     switch (m_params.b) {
-    case BarrierKind::wmb: mem.fence(Fence::wmb, Barrier::B); break;
-    case BarrierKind::mb: mem.fence(Fence::mb, Barrier::B); break;
-    case BarrierKind::release: mem.store_release(data_head, head, 8, Barrier::B); return;
-    default: break; // (B) switched off: a plain store may pass the record stores
+    case BarrierKind::wmb:
+        mem.fence(Fence::wmb, Barrier::B);
+        break;
+    case BarrierKind::mb:
+        mem.fence(Fence::mb, Barrier::B);
+        break;
+    case BarrierKind::release:
+        mem.store_release(data_head, head, 8, Barrier::B);
+        return;
+    default:
+        break; // (B) switched off: a plain store may pass the record stores
     }
     mem.store(data_head, head, 8);
 }
@@ -305,27 +311,41 @@ namespace ringsim::models {
 // perf_output_put_handle, perf_output_wakeup, PERF_EVENT_IOC_PAUSE_OUTPUT).
 void declare_perf_buffer_stats(StatRegistry& r) {
     using S = BufferStats;
-    r.counter("records.produced", "records", "records the workload asked the kernel to write "
-              "(PERF_RECORD_LOST not included)", &S::records_produced);
-    r.counter("records.lost", "records", "records the kernel dropped for lack of room or while "
-              "paused (rb->lost, R5)", &S::records_lost);
+    r.counter("records.produced", "records",
+              "records the workload asked the kernel to write "
+              "(PERF_RECORD_LOST not included)",
+              &S::records_produced);
+    r.counter("records.lost", "records",
+              "records the kernel dropped for lack of room or while "
+              "paused (rb->lost, R5)",
+              &S::records_lost);
     // What users mean by loss: the share of what the workload produced that never made it.
-    r.ratio("records.lost_fraction", "records.lost / records.produced (0 when nothing was "
-            "produced)", "records.lost", "records.produced");
-    r.counter("records.nested", "records", "records reserved while another writer of the same "
-              "buffer was between begin and end (nest > 1, R3)", &S::records_nested);
+    r.ratio("records.lost_fraction",
+            "records.lost / records.produced (0 when nothing was "
+            "produced)",
+            "records.lost", "records.produced");
+    r.counter("records.nested", "records",
+              "records reserved while another writer of the same "
+              "buffer was between begin and end (nest > 1, R3)",
+              &S::records_nested);
     r.counter("lost_records_written", "records", "PERF_RECORD_LOST records the kernel wrote",
               &S::lost_records_written);
-    r.counter("lost_samples_records", "records", "PERF_RECORD_LOST_SAMPLES records perf record "
+    r.counter("lost_samples_records", "records",
+              "PERF_RECORD_LOST_SAMPLES records perf record "
               "writes at exit: one per event of the buffer whose event->lost_samples "
               "(PERF_FORMAT_LOST, counted with rb->lost) is not 0; their lost fields add up to "
-              "records.lost", &S::lost_samples_records);
+              "records.lost",
+              &S::lost_samples_records);
     r.counter("bytes.produced", "bytes", "bytes of the records counted in records.produced",
               &S::bytes_produced);
-    r.counter("wakeups", "wakeups", "perf_output_wakeup calls: watermark or wakeup_events "
-              "crossed (R6, R7, R8)", &S::wakeups);
-    r.counter("paused_intervals", "intervals", "PERF_EVENT_IOC_PAUSE_OUTPUT pauses (R9), the "
-              "consumer's own included", &S::paused_intervals);
+    r.counter("wakeups", "wakeups",
+              "perf_output_wakeup calls: watermark or wakeup_events "
+              "crossed (R6, R7, R8)",
+              &S::wakeups);
+    r.counter("paused_intervals", "intervals",
+              "PERF_EVENT_IOC_PAUSE_OUTPUT pauses (R9), the "
+              "consumer's own included",
+              &S::paused_intervals);
 }
 
 } // namespace ringsim::models

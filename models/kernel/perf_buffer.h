@@ -13,8 +13,8 @@
 #include "models/common/buffer_stats.h"
 #include "models/common/types.h"
 #include "models/kernel/perf_records.h"
-#include "models/memory/memory_port.h"
 #include "models/memory/linux_barriers.h"
+#include "models/memory/memory_port.h"
 
 #include <cstdint>
 #include <map>
@@ -25,14 +25,14 @@ namespace ringsim::models {
 
 struct PerfBufferParams {
     std::string name;
-    Addr user_page = 0;          // kernel address of the control page
-    Addr data = 0;               // kernel address of data page 0 (pages are contiguous here)
+    Addr user_page = 0; // kernel address of the control page
+    Addr data = 0;      // kernel address of data page 0 (pages are contiguous here)
     uint64_t page_size = 0;
-    uint64_t nr_pages = 0;       // a power of two (R11)
-    bool overwrite = false;      // read-only mapping: no tail, no space check (R1, R11)
-    bool backward = false;       // attr.write_backward (R4)
-    uint64_t wakeup_watermark = 0; // attr.wakeup_watermark; 0 = attr.watermark not set
-    uint64_t wakeup_events = 0;  // attr.wakeup_events (R7)
+    uint64_t nr_pages = 0;                // a power of two (R11)
+    bool overwrite = false;               // read-only mapping: no tail, no space check (R1, R11)
+    bool backward = false;                // attr.write_backward (R4)
+    uint64_t wakeup_watermark = 0;        // attr.wakeup_watermark; 0 = attr.watermark not set
+    uint64_t wakeup_events = 0;           // attr.wakeup_events (R7)
     BarrierKind a = kLinuxDataBarriers.a; // (A): ctrl | none
     BarrierKind b = kLinuxDataBarriers.b; // (B): wmb | mb | release | none
 };
@@ -47,7 +47,8 @@ struct RecordStores {
     LoadTicket tail; // the room check's data_tail load (seq 0: none, overwrite mode)
     template <class F> void each(F f) const {
         if (header) f(header);
-        for (uint64_t seq = body_first; seq && seq <= body_last; ++seq) f(seq);
+        for (uint64_t seq = body_first; seq && seq <= body_last; ++seq)
+            f(seq);
     }
 };
 
@@ -57,8 +58,8 @@ public:
     virtual ~RecordObserver() = default;
     // `pos` is the free-running offset of the record's first byte; `lost` is the count a
     // PERF_RECORD_LOST carries (0 for other records); `stores` wrote its bytes.
-    virtual void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes,
-                                  uint64_t lost, const RecordStores& stores) = 0;
+    virtual void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes, uint64_t lost,
+                                  const RecordStores& stores) = 0;
     // With (A) off, a record whose room check failed after its stores were issued: it is
     // dropped (counted lost), but its bytes are in memory (MEMORY-MODEL.md).
     virtual void on_record_retracted(uint64_t pos) = 0;
@@ -80,23 +81,23 @@ public:
 class PerfBuffer {
 public:
     struct Handle {
-        uint64_t pos = 0;     // free-running offset of the next byte this handle writes
-        uint64_t size = 0;    // bytes reserved and not yet written
-        uint64_t wakeup = 0;  // rb->wakeup at perf_output_get_handle
+        uint64_t pos = 0;    // free-running offset of the next byte this handle writes
+        uint64_t size = 0;   // bytes reserved and not yet written
+        uint64_t wakeup = 0; // rb->wakeup at perf_output_get_handle
         // (A) off: the room check waits for the data_tail load while the stores go ahead.
         bool check_pending = false;
-        bool dropped = false;     // the late check found no room: nothing more is stored
+        bool dropped = false; // the late check found no room: nothing more is stored
         LoadTicket tail;
-        uint64_t offset = 0;      // rb->head at reservation
-        uint64_t reserved = 0;    // bytes reserved (LOST record included)
-        uint64_t lost_taken = 0;  // rb->lost moved into our PERF_RECORD_LOST
-        uint64_t event = 0;       // the writer's event->id, for event->lost_samples
+        uint64_t offset = 0;              // rb->head at reservation
+        uint64_t reserved = 0;            // bytes reserved (LOST record included)
+        uint64_t lost_taken = 0;          // rb->lost moved into our PERF_RECORD_LOST
+        uint64_t event = 0;               // the writer's event->id, for event->lost_samples
         std::vector<uint8_t> lost_record; // written with the first record when check_pending
-        bool header_stored = false; // output_header ran for the record in progress
-        uint64_t record_pos = 0;    // ... its position, and its header's first store
+        bool header_stored = false;       // output_header ran for the record in progress
+        uint64_t record_pos = 0;          // ... its position, and its header's first store
         uint64_t header_store = 0;
-        std::vector<uint64_t> records;    // positions of the records this handle stored
-        std::vector<uint64_t> stores;     // their store sequence numbers
+        std::vector<uint64_t> records; // positions of the records this handle stored
+        std::vector<uint64_t> stores;  // their store sequence numbers
     };
 
     PerfBuffer(const PerfBufferParams& params, BufferStats& stats);
@@ -109,8 +110,7 @@ public:
     // __perf_output_begin for a record of `size` bytes from `writer`. On success the
     // handle owns the room for the record (and writes a pending PERF_RECORD_LOST first,
     // R5); on failure the loss is counted and false returned (-ENOSPC).
-    bool output_begin(Handle& h, MemoryPort& mem, const perf::RecordContext& writer,
-                      uint64_t size);
+    bool output_begin(Handle& h, MemoryPort& mem, const perf::RecordContext& writer, uint64_t size);
     // perf_output_sample's first step, perf_output_put(handle, header): the record's
     // header is stored right after the reservation, before the body's fields are copied.
     void output_header(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes);
@@ -169,14 +169,14 @@ private:
     WakeupSink* m_wakeup_sink = nullptr;
 
     // struct perf_buffer's local_t fields.
-    uint64_t m_head = 0;     // rb->head: reserved up to here (free-running, R2)
-    uint64_t m_nest = 0;     // rb->nest: writers between get_handle and put_handle
-    uint64_t m_events = 0;   // rb->events (R7)
-    uint64_t m_wakeup = 0;   // rb->wakeup: the last wakeup stamp (R6)
+    uint64_t m_head = 0;   // rb->head: reserved up to here (free-running, R2)
+    uint64_t m_nest = 0;   // rb->nest: writers between get_handle and put_handle
+    uint64_t m_events = 0; // rb->events (R7)
+    uint64_t m_wakeup = 0; // rb->wakeup: the last wakeup stamp (R6)
     std::map<uint64_t, uint64_t> m_lost_samples; // event->lost_samples, by event id
-    uint64_t m_lost = 0;     // rb->lost (R5)
+    uint64_t m_lost = 0;                         // rb->lost (R5)
     uint64_t m_watermark = 0;
-    bool m_paused = false;   // rb->paused (R9)
+    bool m_paused = false; // rb->paused (R9)
     // (A) off: the writer whose room check waits for its data_tail load (at most one: a
     // nested writer resolves its interrupted writer's check first).
     Handle* m_unresolved = nullptr;

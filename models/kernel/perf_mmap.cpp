@@ -7,7 +7,9 @@
 namespace ringsim::models::perf {
 
 namespace {
-bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+bool pow2(uint64_t v) {
+    return v && !(v & (v - 1));
+}
 } // namespace
 
 std::string data_mmap_error(uint64_t pgoff, uint64_t pages) {
@@ -34,8 +36,8 @@ std::string aux_mmap_error(uint64_t aux_offset, uint64_t aux_size, uint64_t vma_
     return "";
 }
 
-Addr mmap_aux(MemoryPort& kernel, AddressSpace& space, const AuxArea& area,
-              uint64_t vma_offset, bool writable, uint64_t page_size) {
+Addr mmap_aux(MemoryPort& kernel, AddressSpace& space, const AuxArea& area, uint64_t vma_offset,
+              bool writable, uint64_t page_size) {
     const uint64_t aux_offset = kernel.load(area.user_page + kOffAuxOffset, 8);
     const uint64_t aux_size = kernel.load(area.user_page + kOffAuxSize, 8);
     const uint64_t vma_len = area.pages.size() * page_size;

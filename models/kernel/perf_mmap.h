@@ -31,12 +31,12 @@ std::string aux_mmap_error(uint64_t aux_offset, uint64_t aux_size, uint64_t vma_
 
 // One perf event's AUX area as perf_mmap's AUX branch sees it.
 struct AuxArea {
-    std::string name;            // its buffer's (the VMA is name + ".aux")
-    Addr user_page = 0;          // the control page, kernel-side address
-    std::vector<Addr> pages;     // the AUX pages rb_alloc_aux allocated
-    uint64_t data_size = 0;      // the data area (2^n pages)
-    PerfAux* aux = nullptr;      // its AUX buffer, made overwrite by a read-only mapping
-    MmuCounters* mmu = nullptr;  // counts the mapping's faults and TLB misses
+    std::string name;           // its buffer's (the VMA is name + ".aux")
+    Addr user_page = 0;         // the control page, kernel-side address
+    std::vector<Addr> pages;    // the AUX pages rb_alloc_aux allocated
+    uint64_t data_size = 0;     // the data area (2^n pages)
+    PerfAux* aux = nullptr;     // its AUX buffer, made overwrite by a read-only mapping
+    MmuCounters* mmu = nullptr; // counts the mapping's faults and TLB misses
 };
 
 // perf_mmap of the AUX area (M3), in the tool's mmap call on its own CPU (`kernel`: that
@@ -45,8 +45,8 @@ struct AuxArea {
 // refuses (ModelError, EINVAL), makes a read-only mapping the AUX buffer's overwrite mode
 // (rb_alloc_aux), and maps the pages into `space` at file offset `vma_offset`. Returns the
 // mapping's address in `space`.
-Addr mmap_aux(MemoryPort& kernel, AddressSpace& space, const AuxArea& area,
-              uint64_t vma_offset, bool writable, uint64_t page_size);
+Addr mmap_aux(MemoryPort& kernel, AddressSpace& space, const AuxArea& area, uint64_t vma_offset,
+              bool writable, uint64_t page_size);
 
 // Where perf puts the AUX area: right after the data mapping (auxtrace_mmap_params__init:
 // mp->offset = the data mapping's length).

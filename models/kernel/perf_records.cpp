@@ -33,11 +33,17 @@ private:
 void put_sample_id(Writer& w, const RecordContext& c) {
     if (!c.sample_id_all) return;
     const uint64_t st = c.sample_type;
-    if (st & PERF_SAMPLE_TID) { w.u32(c.pid); w.u32(c.tid); }
+    if (st & PERF_SAMPLE_TID) {
+        w.u32(c.pid);
+        w.u32(c.tid);
+    }
     if (st & PERF_SAMPLE_TIME) w.u64(c.time_ns);
     if (st & PERF_SAMPLE_ID) w.u64(c.id);
     if (st & PERF_SAMPLE_STREAM_ID) w.u64(c.id);
-    if (st & PERF_SAMPLE_CPU) { w.u32(c.cpu); w.u32(0); }
+    if (st & PERF_SAMPLE_CPU) {
+        w.u32(c.cpu);
+        w.u32(0);
+    }
     if (st & PERF_SAMPLE_IDENTIFIER) w.u64(c.id);
 }
 
@@ -50,15 +56,27 @@ constexpr uint64_t kTextBase = 0xffff800080000000ull;
 
 } // namespace
 
-uint64_t lost_size(const RecordContext& c) { return kLostRecordSize + trailer(c); }
-uint64_t switch_size(const RecordContext& c) { return kSwitchRecordSize + trailer(c); }
-uint64_t comm_size(const RecordContext& c) { return kCommRecordSize + trailer(c); }
-uint64_t aux_size(const RecordContext& c) { return kAuxRecordSize + trailer(c); }
-uint64_t itrace_start_size(const RecordContext& c) { return kHeaderSize + 8 + trailer(c); }
-uint64_t aux_output_hw_id_size(const RecordContext& c) { return kHeaderSize + 8 + trailer(c); }
+uint64_t lost_size(const RecordContext& c) {
+    return kLostRecordSize + trailer(c);
+}
+uint64_t switch_size(const RecordContext& c) {
+    return kSwitchRecordSize + trailer(c);
+}
+uint64_t comm_size(const RecordContext& c) {
+    return kCommRecordSize + trailer(c);
+}
+uint64_t aux_size(const RecordContext& c) {
+    return kAuxRecordSize + trailer(c);
+}
+uint64_t itrace_start_size(const RecordContext& c) {
+    return kHeaderSize + 8 + trailer(c);
+}
+uint64_t aux_output_hw_id_size(const RecordContext& c) {
+    return kHeaderSize + 8 + trailer(c);
+}
 
-void encode_sample(std::vector<uint8_t>& out, const RecordContext& c, uint64_t size,
-                   uint64_t seq, uint64_t period) {
+void encode_sample(std::vector<uint8_t>& out, const RecordContext& c, uint64_t size, uint64_t seq,
+                   uint64_t period) {
     Writer w(out);
     const uint64_t st = c.sample_type;
     const uint64_t fixed = sample_fixed_size(st);
@@ -66,11 +84,17 @@ void encode_sample(std::vector<uint8_t>& out, const RecordContext& c, uint64_t s
     // perf_output_sample's order.
     if (st & PERF_SAMPLE_IDENTIFIER) w.u64(c.id);
     if (st & PERF_SAMPLE_IP) w.u64(kTextBase + (mix64(seq) & 0xffffffc));
-    if (st & PERF_SAMPLE_TID) { w.u32(c.pid); w.u32(c.tid); }
+    if (st & PERF_SAMPLE_TID) {
+        w.u32(c.pid);
+        w.u32(c.tid);
+    }
     if (st & PERF_SAMPLE_TIME) w.u64(c.time_ns);
     if (st & PERF_SAMPLE_ID) w.u64(c.id);
     if (st & PERF_SAMPLE_STREAM_ID) w.u64(c.id);
-    if (st & PERF_SAMPLE_CPU) { w.u32(c.cpu); w.u32(0); }
+    if (st & PERF_SAMPLE_CPU) {
+        w.u32(c.cpu);
+        w.u32(0);
+    }
     if (st & PERF_SAMPLE_PERIOD) w.u64(period);
     if (size > fixed) {
         // PERF_SAMPLE_RAW: u32 size, then that many bytes; u32 + data is 8-byte aligned.

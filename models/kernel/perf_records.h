@@ -15,15 +15,15 @@ struct RecordContext {
     uint64_t sample_type = 0;
     bool sample_id_all = false;
     uint32_t pid = 0, tid = 0;
-    uint64_t time_ns = 0;  // perf_clock at the event
-    uint64_t id = 0;       // event->id
+    uint64_t time_ns = 0; // perf_clock at the event
+    uint64_t id = 0;      // event->id
     uint32_t cpu = 0;
 };
 
 // PERF_RECORD_SAMPLE of exactly `size` bytes (a valid perf::sample_size_exact size).
 // `seq` seeds the IP and RAW payload so every record's bytes are distinct.
-void encode_sample(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t size,
-                   uint64_t seq, uint64_t period);
+void encode_sample(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t size, uint64_t seq,
+                   uint64_t period);
 void encode_lost(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t lost);
 void encode_switch(std::vector<uint8_t>& out, const RecordContext& ctx, bool switch_out);
 void encode_comm(std::vector<uint8_t>& out, const RecordContext& ctx, const char* comm);
@@ -35,8 +35,7 @@ void encode_aux(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t au
 void encode_itrace_start(std::vector<uint8_t>& out, const RecordContext& ctx);
 // PERF_RECORD_AUX_OUTPUT_HW_ID {hw_id}: for CoreSight the source's trace ID in the low 7
 // bits, version 0 (etm_event_start, perf_report_aux_output_id).
-void encode_aux_output_hw_id(std::vector<uint8_t>& out, const RecordContext& ctx,
-                             uint64_t hw_id);
+void encode_aux_output_hw_id(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t hw_id);
 
 // Sizes of the same records without building them (the size perf_prepare_header computes).
 uint64_t lost_size(const RecordContext& ctx);

@@ -13,7 +13,7 @@ PerfWakeup::PerfWakeup(sc_core::sc_module_name name, sc_core::sc_time irq_work_l
 }
 
 void PerfWakeup::perf_output_wakeup() {
-    m_poll = true; // atomic_set(&rb->poll, EPOLLIN | EPOLLRDNORM)
+    m_poll = true;         // atomic_set(&rb->poll, EPOLLIN | EPOLLRDNORM)
     if (m_pending) return; // irq_work already claimed: this wakeup coalesces
     m_pending = true;
     m_irq_work.notify(m_latency);
@@ -36,8 +36,10 @@ bool PerfWakeup::perf_poll() {
 namespace ringsim::models {
 
 void declare_perf_wakeup_stats(StatRegistry& r) {
-    r.counter("wakeups_delivered", "wakeups", "irq_work runs that woke the poll waitqueue; "
-              "fewer than wakeups when they coalesce (R8)", &BufferStats::wakeups_delivered);
+    r.counter("wakeups_delivered", "wakeups",
+              "irq_work runs that woke the poll waitqueue; "
+              "fewer than wakeups when they coalesce (R8)",
+              &BufferStats::wakeups_delivered);
 }
 
 } // namespace ringsim::models

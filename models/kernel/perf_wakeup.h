@@ -15,8 +15,7 @@ namespace ringsim::models {
 class PerfWakeup : public sc_core::sc_module, public WakeupSink {
 public:
     SC_HAS_PROCESS(PerfWakeup);
-    PerfWakeup(sc_core::sc_module_name name, sc_core::sc_time irq_work_latency,
-               BufferStats& stats);
+    PerfWakeup(sc_core::sc_module_name name, sc_core::sc_time irq_work_latency, BufferStats& stats);
 
     void perf_output_wakeup() override;
 
@@ -31,8 +30,8 @@ private:
 
     sc_core::sc_time m_latency;
     BufferStats& m_stats;
-    bool m_poll = false;       // rb->poll
-    bool m_pending = false;    // the irq_work is queued and has not run yet
+    bool m_poll = false;    // rb->poll
+    bool m_pending = false; // the irq_work is queued and has not run yet
     sc_core::sc_event m_irq_work;
     sc_core::sc_event m_waitqueue;
 };

@@ -6,15 +6,14 @@
 
 namespace ringsim::models {
 
-using sc_core::sc_time;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 
 RecordWriter::RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params,
                            Scheduler& sched, int task, PerfBuffer& rb,
                            std::function<void()> on_done)
     : sc_module(name), m_p(params), m_sched(sched), m_task(task), m_rb(rb),
-      m_on_done(std::move(on_done)),
-      m_arrivals(params.arrivals, params.seed) {
+      m_on_done(std::move(on_done)), m_arrivals(params.arrivals, params.seed) {
     require_param(params.kind != RecordKind::sample || params.sample_size > 0,
                   "RecordWriterParams.sample_size");
     SC_THREAD(writer_thread);
@@ -41,9 +40,12 @@ void RecordWriter::writer_thread() {
 
 uint64_t RecordWriter::record_size(const perf::RecordContext& ctx) const {
     switch (m_p.kind) {
-    case RecordKind::sample: return m_p.sample_size;
-    case RecordKind::switch_: return perf::switch_size(ctx);
-    case RecordKind::comm: return perf::comm_size(ctx);
+    case RecordKind::sample:
+        return m_p.sample_size;
+    case RecordKind::switch_:
+        return perf::switch_size(ctx);
+    case RecordKind::comm:
+        return perf::comm_size(ctx);
     }
     return 0;
 }
@@ -65,9 +67,15 @@ void RecordWriter::write_one(const WriteTarget& t) {
     PerfBuffer::Handle h;
     if (t.rb->output_begin(h, *t.mem, ctx, record_size(ctx))) {
         switch (m_p.kind) {
-        case RecordKind::sample: perf::encode_sample(m_bytes, ctx, m_p.sample_size, seq, m_p.period); break;
-        case RecordKind::switch_: perf::encode_switch(m_bytes, ctx, seq % 2 == 0); break;
-        case RecordKind::comm: perf::encode_comm(m_bytes, ctx, "workload"); break;
+        case RecordKind::sample:
+            perf::encode_sample(m_bytes, ctx, m_p.sample_size, seq, m_p.period);
+            break;
+        case RecordKind::switch_:
+            perf::encode_switch(m_bytes, ctx, seq % 2 == 0);
+            break;
+        case RecordKind::comm:
+            perf::encode_comm(m_bytes, ctx, "workload");
+            break;
         }
         // perf_output_sample: the header first, then the fields, copied while the CPU runs
         // this context; nested writers may reserve behind us meanwhile, and only the

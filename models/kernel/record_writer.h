@@ -30,15 +30,15 @@ struct RecordWriterParams {
     RecordKind kind = RecordKind::sample;
     ExecContext context = ExecContext::nmi;
     ArrivalParams arrivals;
-    Picos stop = 0;              // no arrival at or after this time (the workload's end)
-    uint64_t sample_size = 0;    // PERF_RECORD_SAMPLE size in bytes
-    Picos write_time = 0;        // CPU time between reservation and publication
+    Picos stop = 0;           // no arrival at or after this time (the workload's end)
+    uint64_t sample_size = 0; // PERF_RECORD_SAMPLE size in bytes
+    Picos write_time = 0;     // CPU time between reservation and publication
     uint64_t seed = 0;
-    uint64_t event_id = 0;       // event->id
+    uint64_t event_id = 0; // event->id
     uint64_t sample_type = 0;
     bool sample_id_all = false;
     uint32_t pid = 0, tid = 0;
-    uint64_t period = 0;         // the sample period written into PERIOD
+    uint64_t period = 0; // the sample period written into PERIOD
 };
 
 class RecordWriter : public sc_core::sc_module {
@@ -48,9 +48,8 @@ public:
     // and switches out (a task-bound event counts nothing while its task is out); it outputs
     // into `rb`. `on_done` runs when the writer has written its last record (the
     // workload's end).
-    RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params,
-                 Scheduler& sched, int task, PerfBuffer& rb,
-                 std::function<void()> on_done = {});
+    RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params, Scheduler& sched,
+                 int task, PerfBuffer& rb, std::function<void()> on_done = {});
 
 private:
     void writer_thread();

@@ -38,7 +38,7 @@ struct SchedulerParams {
     Picos migrate_every = 0;      // per-thread: the task moves this often (0: never)
     Picos switch_every = 0;       // 0: never switched out
     Picos switch_out = 0;
-    uint64_t seed = 0;            // the scenario's seed: each task's phase derives from it
+    uint64_t seed = 0; // the scenario's seed: each task's phase derives from it
 };
 
 // A CPU as the scheduler hands it to a task: its contexts and its memory agent.

@@ -21,7 +21,7 @@ constexpr ProtocolBarriers kLinuxDataBarriers{BarrierKind::ctrl, BarrierKind::wm
 // The AUX buffer: perf_aux_output_begin's control dependency on aux_tail, the ETR driver's
 // smp_wmb after its copy (tmc_update_etr_buffer), perf's smp_rmb after reading aux_head and
 // its smp_mb before storing aux_tail (A2, E5, C6).
-constexpr ProtocolBarriers kLinuxAuxBarriers{BarrierKind::ctrl, BarrierKind::wmb,
-                                             BarrierKind::rmb, BarrierKind::mb};
+constexpr ProtocolBarriers kLinuxAuxBarriers{BarrierKind::ctrl, BarrierKind::wmb, BarrierKind::rmb,
+                                             BarrierKind::mb};
 
 } // namespace ringsim::models

@@ -81,7 +81,9 @@ public:
     virtual bool cancel_store(uint64_t seq, const LoadTicket& branch) = 0;
 
     // READ_ONCE / WRITE_ONCE of an aligned 1, 2, 4 or 8 byte value, and friends.
-    uint64_t load(Addr addr, unsigned size) { return value(issue_load(addr, size, false, Barrier::none)); }
+    uint64_t load(Addr addr, unsigned size) {
+        return value(issue_load(addr, size, false, Barrier::none));
+    }
     uint64_t load_acquire(Addr addr, unsigned size, Barrier label) {
         return value(issue_load(addr, size, true, label));
     }

@@ -1,7 +1,7 @@
 #include "models/memory/mmu.h"
 
-#include "models/common/sim_clock.h"
 #include "models/common/hex.h"
+#include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 
 namespace ringsim::models {
@@ -67,8 +67,10 @@ Translation AddressSpace::translate(Addr vaddr, uint64_t n, bool write) {
     Translation t;
     for (uint64_t i = first; i <= last; ++i) {
         if (i > first && v.phys[i] != v.phys[i - 1] + ps)
-            throw ModelError("mmu: an access at " + hex(vaddr) + " spans physically "
-                             "discontiguous pages of the " + v.name + " mapping");
+            throw ModelError("mmu: an access at " + hex(vaddr) +
+                             " spans physically "
+                             "discontiguous pages of the " +
+                             v.name + " mapping");
         const uint64_t vpage = v.vbase / ps + i;
         if (tlb_lookup(vpage)) {
             t.cost += m_p.tlb_hit;
@@ -142,13 +144,16 @@ namespace ringsim::models {
 // Counted per buffer: each mapping carries the MmuCounters of the buffer it maps.
 void declare_mmu_stats(StatRegistry& r) {
     using S = MmuCounters;
-    r.counter("mmu.page_faults", "faults", "page faults the consumer took on this buffer's "
+    r.counter("mmu.page_faults", "faults",
+              "page faults the consumer took on this buffer's "
               "mappings: first touches under lazy mapping (M1), the first write to the control "
-              "page under either (page_mkwrite / pfn_mkwrite, M2)", &S::page_faults);
-    r.counter("mmu.fault_time", "ps", "time the consumer spent in those faults",
-              &S::fault_time);
-    r.counter("mmu.tlb_misses", "misses", "the consumer's TLB misses on this buffer's pages, "
-              "each a page walk", &S::tlb_misses);
+              "page under either (page_mkwrite / pfn_mkwrite, M2)",
+              &S::page_faults);
+    r.counter("mmu.fault_time", "ps", "time the consumer spent in those faults", &S::fault_time);
+    r.counter("mmu.tlb_misses", "misses",
+              "the consumer's TLB misses on this buffer's pages, "
+              "each a page walk",
+              &S::tlb_misses);
     r.counter("mmu.tlb_hits", "hits", "the consumer's TLB hits on this buffer's pages",
               &S::tlb_hits);
 }

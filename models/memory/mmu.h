@@ -8,7 +8,8 @@
 //      eager (6.14 and later, M2): every page is mapped read-only at mmap (map_range); the
 //            first write to pgoff 0 faults once (pfn_mkwrite) and makes it writable; a write
 //            to any other page is SIGBUS.
-//    A read-only mapping (an overwrite buffer, R11, or a snapshot AUX area, C7) refuses every write.
+//    A read-only mapping (an overwrite buffer, R11, or a snapshot AUX area, C7) refuses every
+//    write.
 //  - The TLB: `entries` entries, least recently used out; each page an access touches costs
 //    the hit latency, or the miss latency plus a page walk. A bulk access is translated
 //    page by page and its whole cost is paid once, before the access issues (no event per
@@ -18,8 +19,8 @@
 #pragma once
 
 #include "models/common/types.h"
-#include "models/memory/mapping_policy.h"
 #include "models/memory/engine_port.h"
+#include "models/memory/mapping_policy.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -39,7 +40,7 @@ struct MmuParams {
     Picos tlb_hit = 0;   // per page the TLB holds
     Picos tlb_miss = 0;  // per page it misses, before the walk
     Picos page_walk = 0; // per page it misses
-    Picos fault = 0;    // servicing one page fault (first touch, or the mkwrite of pgoff 0)
+    Picos fault = 0;     // servicing one page fault (first touch, or the mkwrite of pgoff 0)
 };
 
 // A write the kernel refuses: perf would die of SIGBUS (a write to a perf page other than

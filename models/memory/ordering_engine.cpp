@@ -7,7 +7,9 @@ namespace ringsim::models {
 
 namespace {
 
-bool overlaps(Addr a, uint64_t an, Addr b, uint64_t bn) { return a < b + bn && b < a + an; }
+bool overlaps(Addr a, uint64_t an, Addr b, uint64_t bn) {
+    return a < b + bn && b < a + an;
+}
 
 uint64_t first_word(const uint8_t* p, uint64_t n) {
     uint64_t v = 0;
@@ -18,26 +20,40 @@ uint64_t first_word(const uint8_t* p, uint64_t n) {
 
 const char* barrier_kind_name(BarrierKind k) {
     switch (k) {
-    case BarrierKind::none: return "none";
-    case BarrierKind::ctrl: return "ctrl";
-    case BarrierKind::rmb: return "rmb";
-    case BarrierKind::wmb: return "wmb";
-    case BarrierKind::mb: return "mb";
-    case BarrierKind::acquire: return "acquire";
-    case BarrierKind::release: return "release";
+    case BarrierKind::none:
+        return "none";
+    case BarrierKind::ctrl:
+        return "ctrl";
+    case BarrierKind::rmb:
+        return "rmb";
+    case BarrierKind::wmb:
+        return "wmb";
+    case BarrierKind::mb:
+        return "mb";
+    case BarrierKind::acquire:
+        return "acquire";
+    case BarrierKind::release:
+        return "release";
     }
     return "?";
 }
 
 const char* op_kind_name(OpKind k) {
     switch (k) {
-    case OpKind::load: return "load";
-    case OpKind::load_acquire: return "load-acquire";
-    case OpKind::store: return "store";
-    case OpKind::store_release: return "store-release";
-    case OpKind::fence_rmb: return "rmb";
-    case OpKind::fence_wmb: return "wmb";
-    case OpKind::fence_mb: return "mb";
+    case OpKind::load:
+        return "load";
+    case OpKind::load_acquire:
+        return "load-acquire";
+    case OpKind::store:
+        return "store";
+    case OpKind::store_release:
+        return "store-release";
+    case OpKind::fence_rmb:
+        return "rmb";
+    case OpKind::fence_wmb:
+        return "wmb";
+    case OpKind::fence_mb:
+        return "mb";
     }
     return "?";
 }
@@ -74,9 +90,12 @@ OpRecord OrderingEngine::next_op(unsigned agent, OpKind kind, Addr addr, uint64_
 
 Picos OrderingEngine::pick(Picos t, Picos lo, Picos hi) {
     switch (m_policy) {
-    case TimingPolicy::none: return t;
-    case TimingPolicy::random: return lo + m_rng.below(hi - lo + 1);
-    case TimingPolicy::adversarial: return (m_rng.next() & 1) ? hi : lo; // extremes only
+    case TimingPolicy::none:
+        return t;
+    case TimingPolicy::random:
+        return lo + m_rng.below(hi - lo + 1);
+    case TimingPolicy::adversarial:
+        return (m_rng.next() & 1) ? hi : lo; // extremes only
     }
     return t;
 }
@@ -93,11 +112,11 @@ Picos OrderingEngine::same_bytes_floor(const Agent& a, Addr addr, uint64_t n,
     return floor;
 }
 
-void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store,
-                              Picos now) {
+void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now) {
     // An earlier op that performed before (now - window) cannot hold back a later one,
     // whose perform time is at least its issue time minus the window.
-    while (!a.recent.empty() && a.recent.front().perform + m_window < now) a.recent.pop_front();
+    while (!a.recent.empty() && a.recent.front().perform + m_window < now)
+        a.recent.pop_front();
     a.recent.push_back({addr, n, p, is_store});
 }
 
@@ -106,7 +125,9 @@ Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, boo
     Picos p = pick(t, lo, t + a.bounds.load_late_max);
     p = std::max({p, a.floor_all, a.next_floor});
     switch (m_model) {
-    case MemoryModel::sc: p = t; break;
+    case MemoryModel::sc:
+        p = t;
+        break;
     case MemoryModel::tso:
         p = std::max({p, a.max_load, same_bytes_floor(a, addr, n, false)});
         break;
@@ -127,8 +148,8 @@ LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n
     a.next_floor = 0;
     if (m_model != MemoryModel::sc) remember(a, addr, n, p, false, now);
 
-    const OpRecord op = next_op(agent, acquire ? OpKind::load_acquire : OpKind::load, addr, n,
-                                now, p, label);
+    const OpRecord op =
+        next_op(agent, acquire ? OpKind::load_acquire : OpKind::load, addr, n, now, p, label);
     PendingLoad& l = m_loads[op.seq];
     l.op = op;
     l.first_perform = p;
@@ -136,8 +157,8 @@ LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n
     return LoadTicket{op.seq, now, p, addr, n};
 }
 
-LoadTicket OrderingEngine::load_copy(unsigned agent, Picos now, Addr addr, uint64_t n,
-                                     Picos start, Picos span) {
+LoadTicket OrderingEngine::load_copy(unsigned agent, Picos now, Addr addr, uint64_t n, Picos start,
+                                     Picos span) {
     if (n == 0) throw ModelError("a copy of no bytes");
     Agent& a = m_agents.at(agent);
     std::vector<Piece> pieces;
@@ -176,7 +197,8 @@ void paint(std::vector<ByteSource>& ranges, size_t from, const ByteSource& with)
         std::partition_point(ranges.begin() + std::ptrdiff_t(from), ranges.end(),
                              [a](const ByteSource& r) { return r.offset + r.length <= a; });
     auto last = first;
-    while (last != ranges.end() && last->offset < b) ++last;
+    while (last != ranges.end() && last->offset < b)
+        ++last;
     ByteSource mid[3];
     size_t k = 0;
     if (first != last && first->offset < a) {
@@ -262,7 +284,8 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     }
     std::memcpy(dst, l.bytes.data(), l.op.size);
     if (sources) *sources = std::move(l.sources);
-    for (OpObserver* o : m_observers) o->on_op(l.op);
+    for (OpObserver* o : m_observers)
+        o->on_op(l.op);
     const Picos performed = l.op.perform;
     m_loads.erase(it);
     // The caller may now branch on the value and squash the stores it issued after the
@@ -270,15 +293,19 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     retire(now, performed);
 }
 
-uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8_t* src,
-                               uint64_t n, bool release, Barrier label) {
+uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
+                               bool release, Barrier label) {
     Agent& a = m_agents.at(agent);
     Picos p = pick(now, now, now + a.bounds.store_drain_max);
     p = std::max({p, a.floor_all, a.floor_store, a.next_floor, same_bytes_floor(a, addr, n, true)});
     a.next_floor = 0;
     switch (m_model) {
-    case MemoryModel::sc: p = now; break;
-    case MemoryModel::tso: p = std::max({p, a.max_load, a.max_store}); break; // FIFO
+    case MemoryModel::sc:
+        p = now;
+        break;
+    case MemoryModel::tso:
+        p = std::max({p, a.max_load, a.max_store});
+        break; // FIFO
     case MemoryModel::arm:
         if (release) p = std::max({p, a.max_load, a.max_store}); // everything before it
         break;
@@ -286,10 +313,11 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     a.max_store = std::max(a.max_store, p);
     if (release) a.last_release = std::max(a.last_release, p);
 
-    OpRecord op = next_op(agent, release ? OpKind::store_release : OpKind::store, addr, n, now, p,
-                          label);
+    OpRecord op =
+        next_op(agent, release ? OpKind::store_release : OpKind::store, addr, n, now, p, label);
     op.value = first_word(src, n);
-    for (OpObserver* o : m_observers) o->on_op(op);
+    for (OpObserver* o : m_observers)
+        o->on_op(op);
     // The ring grows to its size as stores come, instead of being zeroed whole up front: a
     // short run (a sweep point, a lesson) touches only the pages it uses.
     const size_t slot = op.seq % kStoreRecordsKept;
@@ -332,12 +360,13 @@ void OrderingEngine::fence(unsigned agent, Picos now, Fence kind, Barrier label)
         OpRecord op;
         op.seq = seq;
         op.agent = agent;
-        op.kind = kind == Fence::rmb ? OpKind::fence_rmb
+        op.kind = kind == Fence::rmb   ? OpKind::fence_rmb
                   : kind == Fence::wmb ? OpKind::fence_wmb
                                        : OpKind::fence_mb;
         op.issue = op.perform = now;
         op.label = label;
-        for (OpObserver* o : m_observers) o->on_op(op);
+        for (OpObserver* o : m_observers)
+            o->on_op(op);
     }
 }
 

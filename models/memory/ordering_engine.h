@@ -39,7 +39,7 @@ const char* op_kind_name(OpKind k);
 
 // One performed (or scheduled) operation, as timelines and explanations show it.
 struct OpRecord {
-    uint64_t seq = 0;        // global issue order, from 1
+    uint64_t seq = 0; // global issue order, from 1
     unsigned agent = 0;
     OpKind kind = OpKind::load;
     Addr addr = 0;
@@ -47,8 +47,8 @@ struct OpRecord {
     Picos issue = 0;
     Picos perform = 0;
     Barrier label = Barrier::none;
-    uint64_t value = 0;      // first up to 8 bytes stored (stores) or read (loads, once read)
-    uint64_t source = 0;     // loads: the newest store that supplied any of its bytes (0: none)
+    uint64_t value = 0;  // first up to 8 bytes stored (stores) or read (loads, once read)
+    uint64_t source = 0; // loads: the newest store that supplied any of its bytes (0: none)
 };
 
 class OpObserver {
@@ -68,16 +68,14 @@ public:
     MemoryModel model() const { return m_model; }
 
     // Issues a load of n bytes at time `now`; read() later returns its value.
-    LoadTicket load(unsigned agent, Picos now, Addr addr, uint64_t n, bool acquire,
-                    Barrier label);
+    LoadTicket load(unsigned agent, Picos now, Addr addr, uint64_t n, bool acquire, Barrier label);
     // A bulk copy of n bytes (memcpy): one load per cache line it touches, the line at
     // offset o issued at now + start + span * o / n, when a copy taking `span` reaches it,
     // each with its own perform time under the model's rules, as if issued one by one with
     // nothing else in between. The ticket performs when the last piece does. A piece that
     // performs later than a store of its bytes sees it; one performing earlier does not;
     // at the same instant, coherence order breaks the tie by the copy's sequence number.
-    LoadTicket load_copy(unsigned agent, Picos now, Addr addr, uint64_t n, Picos start,
-                         Picos span);
+    LoadTicket load_copy(unsigned agent, Picos now, Addr addr, uint64_t n, Picos start, Picos span);
     // The value of a load; `now` must have reached its perform time. `sources`, if given,
     // receives which store each byte range came from.
     void read(const LoadTicket& t, Picos now, uint8_t* dst, std::vector<ByteSource>* sources);
@@ -151,7 +149,7 @@ private:
     TimingPolicy m_policy;
     Rng m_rng;
     std::vector<Agent> m_agents;
-    Picos m_window = 0;          // how long performed stores stay in history
+    Picos m_window = 0; // how long performed stores stay in history
     uint64_t m_next_seq = 1;
     // Stores not yet merged into m_mem, ordered by (perform time, seq): coherence order.
     std::map<std::pair<Picos, uint64_t>, PendingStore> m_history;

@@ -12,12 +12,12 @@
 namespace ringsim::models::perf {
 
 struct AuxtraceRead {
-    uint64_t size = 0;     // bytes taken (after snapshot clipping and alignment)
-    uint64_t offset = 0;   // PERF_RECORD_AUXTRACE offset: free-running position of the first
-    uint64_t off1 = 0;     // first chunk: buffer offset and length
+    uint64_t size = 0;   // bytes taken (after snapshot clipping and alignment)
+    uint64_t offset = 0; // PERF_RECORD_AUXTRACE offset: free-running position of the first
+    uint64_t off1 = 0;   // first chunk: buffer offset and length
     uint64_t len1 = 0;
-    uint64_t len2 = 0;     // second chunk, from buffer offset 0 (0 when the data do not wrap)
-    uint64_t padding = 0;  // to PERF_AUXTRACE_RECORD_ALIGNMENT (8)
+    uint64_t len2 = 0;    // second chunk, from buffer offset 0 (0 when the data do not wrap)
+    uint64_t padding = 0; // to PERF_AUXTRACE_RECORD_ALIGNMENT (8)
     bool nothing() const { return size == 0; }
 };
 

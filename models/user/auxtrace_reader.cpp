@@ -8,12 +8,12 @@
 
 namespace ringsim::models {
 
-using sc_core::sc_time;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 
-AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem,
-                               EnginePort& cpu, AddressSpace& space,
-                               std::vector<AuxMmap> mmaps, AuxObserver& observer)
+AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem, EnginePort& cpu,
+                               AddressSpace& space, std::vector<AuxMmap> mmaps,
+                               AuxObserver& observer)
     : m_p(params), m_mem(mem), m_cpu(cpu), m_mmaps(std::move(mmaps)), m_prev(m_mmaps.size(), 0),
       m_tail_seq(m_mmaps.size(), 0), m_observer(observer), m_space(space) {
     require_param(m_p.copy_bandwidth > 0, "AuxtraceReaderParams.copy_bandwidth");
@@ -46,9 +46,8 @@ bool AuxtraceReader::read(unsigned idx, bool snapshot) {
     const uint64_t head = read_head(idx, ctx);
     const uint64_t old = m_prev[idx];
     if (head == old) return false;
-    const perf::AuxtraceRead r =
-        perf::auxtrace_read(old, head, m.aux_size, snapshot,
-                            m_p.snapshot_size ? m_p.snapshot_size : m.aux_size);
+    const perf::AuxtraceRead r = perf::auxtrace_read(
+        old, head, m.aux_size, snapshot, m_p.snapshot_size ? m_p.snapshot_size : m.aux_size);
     if (head - old > m.aux_size) ++m_n.lapped_reads; // D7: older data is invisible
     ++m_n.reads;
     // The data in one or two chunks ending at head & mask.
@@ -113,7 +112,8 @@ void AuxtraceReader::snapshot() {
     ++m_n.snapshots;
     for (const AuxMmap& m : m_mmaps)
         if (m.event) m.event->ioc_disable_sync(m_cpu);
-    for (unsigned i = 0; i < m_mmaps.size(); ++i) read(i, true);
+    for (unsigned i = 0; i < m_mmaps.size(); ++i)
+        read(i, true);
     for (const AuxMmap& m : m_mmaps)
         if (m.event) m.event->ioc_enable();
 }
@@ -124,7 +124,8 @@ void AuxtraceReader::on_exit() {
     if (m_p.snapshot && m_p.snapshot_on_exit) {
         // -Se: the last snapshot, of what the final stops committed.
         ++m_n.snapshots;
-        for (unsigned i = 0; i < m_mmaps.size(); ++i) read(i, true);
+        for (unsigned i = 0; i < m_mmaps.size(); ++i)
+            read(i, true);
     }
 }
 
@@ -136,16 +137,18 @@ namespace ringsim::models {
 void declare_auxtrace_reader_stats(StatRegistry& r) {
     using N = AuxtraceReaderCounters;
     auto count = [&r](const char* path, const char* unit, const char* what, uint64_t N::*m) {
-        r.counter<AuxtraceReader>(path, unit, what,
-                                  [m](const AuxtraceReader& a) { return a.counters().*m; },
-                                  StatScope::total);
+        r.counter<AuxtraceReader>(
+            path, unit, what, [m](const AuxtraceReader& a) { return a.counters().*m; },
+            StatScope::total);
     };
     count("aux.consumer.reads", "reads", "AUX reads that found new data (C6, C8)", &N::reads);
     count("aux.consumer.bytes_copied", "bytes", "bytes the tool copied out of AUX buffers",
           &N::bytes_copied);
     count("aux.consumer.snapshots", "snapshots", "snapshots taken (C8)", &N::snapshots);
-    count("aux.consumer.lapped_reads", "reads", "reads where aux_head had moved more than the "
-          "buffer: older data invisible (D7)", &N::lapped_reads);
+    count("aux.consumer.lapped_reads", "reads",
+          "reads where aux_head had moved more than the "
+          "buffer: older data invisible (D7)",
+          &N::lapped_reads);
 }
 
 } // namespace ringsim::models

@@ -27,18 +27,18 @@ struct AuxMmap {
     Addr user_page = 0; // consumer-side addresses
     Addr aux = 0;       // set when the tool maps it (on_start)
     uint64_t aux_size = 0;
-    uint64_t aux_offset = 0; // the file offset it is mapped at (C7, M3)
+    uint64_t aux_offset = 0;     // the file offset it is mapped at (C7, M3)
     CsEtmEvent* event = nullptr; // the event whose AUX area this is (for the ioctls)
-    perf::AuxArea area;  // what the kernel's perf_mmap maps (its pages, its control page)
+    perf::AuxArea area;          // what the kernel's perf_mmap maps (its pages, its control page)
 };
 
 struct AuxtraceReaderParams {
     bool snapshot = false;
-    uint64_t snapshot_size = 0;      // 0: the AUX area
-    bool snapshot_on_exit = false;   // -Se (record__auxtrace_snapshot_exit)
-    std::vector<Picos> snapshot_at;  // SIGUSR2
-    double copy_bandwidth = 0;  // bytes/s out of the AUX mapping
-    double write_bandwidth = 0; // bytes/s into perf.data
+    uint64_t snapshot_size = 0;          // 0: the AUX area
+    bool snapshot_on_exit = false;       // -Se (record__auxtrace_snapshot_exit)
+    std::vector<Picos> snapshot_at;      // SIGUSR2
+    double copy_bandwidth = 0;           // bytes/s out of the AUX mapping
+    double write_bandwidth = 0;          // bytes/s into perf.data
     BarrierKind c = kLinuxAuxBarriers.c; // (C) for AUX: rmb | acquire | mb | none
     BarrierKind d = kLinuxAuxBarriers.d; // (D) for AUX: mb | release | rmb | wmb | none
 };

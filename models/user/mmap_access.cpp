@@ -15,10 +15,17 @@ HeadLoad load_head(MemoryPort& mem, Addr head, BarrierKind c) {
 
 uint64_t store_tail(MemoryPort& mem, Addr tail, uint64_t value, BarrierKind d) {
     switch (d) {
-    case BarrierKind::mb: mem.fence(Fence::mb, Barrier::D); break;
-    case BarrierKind::rmb: mem.fence(Fence::rmb, Barrier::D); break;
-    case BarrierKind::wmb: mem.fence(Fence::wmb, Barrier::D); break;
-    default: break; // release is the store itself; none: (D) switched off
+    case BarrierKind::mb:
+        mem.fence(Fence::mb, Barrier::D);
+        break;
+    case BarrierKind::rmb:
+        mem.fence(Fence::rmb, Barrier::D);
+        break;
+    case BarrierKind::wmb:
+        mem.fence(Fence::wmb, Barrier::D);
+        break;
+    default:
+        break; // release is the store itself; none: (D) switched off
     }
     return mem.store_bytes(tail, reinterpret_cast<const uint8_t*>(&value), 8,
                            d == BarrierKind::release, Barrier::D);
@@ -43,8 +50,8 @@ void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& secon
         if (!t->size) continue;
         mem.read(*t, out.data() + base, &bs);
         for (const ByteSource& b : bs)
-            sources.push_back({base + b.offset, b.length, b.store_seq, t->seq, b.load_issue,
-                               b.load_perform});
+            sources.push_back(
+                {base + b.offset, b.length, b.store_seq, t->seq, b.load_issue, b.load_perform});
         base += t->size;
     }
 }

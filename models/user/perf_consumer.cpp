@@ -11,17 +11,18 @@
 
 namespace ringsim::models {
 
-using sc_core::sc_time;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 
 namespace {
-sc_time ps(Picos t) { return sc_time(double(t), SC_PS); }
+sc_time ps(Picos t) {
+    return sc_time(double(t), SC_PS);
+}
 } // namespace
 
 PerfConsumer::PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params,
                            MemoryPort& mem, std::vector<ConsumerMmap> mmaps)
-    : sc_module(name), m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)),
-      m_state(m_mmaps.size()),
+    : sc_module(name), m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)), m_state(m_mmaps.size()),
       m_next_snapshot(params.snapshot_every), m_cost_rng(params.cost_seed),
       m_flush(params.mmap_flush) {
     require_param(m_p.copy_bandwidth > 0, "PerfConsumerParams.copy_bandwidth");
@@ -59,8 +60,8 @@ PerfConsumer::Copy PerfConsumer::issue_copy(unsigned idx, uint64_t pos, uint64_t
     Copy c{idx, pos, n, {}, {}, m_state[idx].last};
     // A record or chunk crossing the buffer end is two copies (perf's bounce buffer).
     const uint64_t first = std::min(n, m.data_size - (pos & mask));
-    const CopyTickets t = models::issue_copy(m_mem, m.data + (pos & mask), first, m.data,
-                                             n - first, m_p.copy_bandwidth);
+    const CopyTickets t = models::issue_copy(m_mem, m.data + (pos & mask), first, m.data, n - first,
+                                             m_p.copy_bandwidth);
     c.first = t.first;
     c.second = t.second;
     m.stats->consumer_bytes_copied += n;
@@ -123,7 +124,8 @@ void PerfConsumer::consumer_thread() {
     // BKW_MMAP_DATA_PENDING at exit: the overwrite buffers are read last.
     for (unsigned i = 0; i < m_mmaps.size(); ++i)
         if (m_mmaps[i].backward) read_backward(i);
-    for (ConsumerObserver* o : m_observers) o->on_finished();
+    for (ConsumerObserver* o : m_observers)
+        o->on_finished();
 }
 
 bool PerfConsumer::snapshot_due() const {
@@ -156,8 +158,10 @@ void PerfConsumer::poll() {
         };
         if (m_p.snapshot_every) wake_at(m_next_snapshot);
         if (m_aux && m_aux->next_due()) wake_at(m_aux->next_due());
-        if (until) sc_core::wait(ps(until), any);
-        else sc_core::wait(any);
+        if (until)
+            sc_core::wait(ps(until), any);
+        else
+            sc_core::wait(any);
         if (m_p.wakeup_latency) sc_core::wait(ps(m_p.wakeup_latency));
     }
     for (auto& m : m_mmaps)
@@ -280,7 +284,8 @@ bool PerfConsumer::read_events(unsigned idx) {
     // published in between are stepped over (their space is released at the next consume).
     const uint64_t head = read_head(idx);
     if (head != s.prev)
-        for (ConsumerObserver* o : m_observers) o->on_skipped(idx, s.prev, head);
+        for (ConsumerObserver* o : m_observers)
+            o->on_skipped(idx, s.prev, head);
     s.prev = head;
     return any;
 }
@@ -291,7 +296,8 @@ void PerfConsumer::keep_up_failure(unsigned idx, uint64_t head) {
     MmapState& s = m_state[idx];
     ++m.stats->consumer_keep_up_failures;
     ++m_keep_up_failures;
-    for (ConsumerObserver* o : m_observers) o->on_skipped(idx, s.prev, head);
+    for (ConsumerObserver* o : m_observers)
+        o->on_skipped(idx, s.prev, head);
     s.prev = head;
     if (!m.overwrite) write_tail(idx, head);
 }
@@ -341,7 +347,8 @@ void PerfConsumer::read_backward(unsigned idx) {
 
 void PerfConsumer::set_paused(bool paused) {
     m_user_paused = paused;
-    for (auto& m : m_mmaps) m.rb->set_paused(paused);
+    for (auto& m : m_mmaps)
+        m.rb->set_paused(paused);
 }
 
 void PerfConsumer::pause_thread() {
@@ -359,16 +366,21 @@ namespace ringsim::models {
 
 void declare_consumer_stats(StatRegistry& r) {
     using S = BufferStats;
-    r.counter("consumer.polls", "calls", "per buffer: poll() returns that reported POLLIN for "
-              "it; in total: the consumer's poll() calls", &S::consumer_polls);
+    r.counter("consumer.polls", "calls",
+              "per buffer: poll() returns that reported POLLIN for "
+              "it; in total: the consumer's poll() calls",
+              &S::consumer_polls);
     // One poll() covers every buffer: the total is the consumer's own count.
     r.total_counter<PerfConsumer>("consumer.polls",
                                   [](const PerfConsumer& c) { return c.polls(); });
-    r.counter("consumer.passes", "passes", "read passes over the buffer (perf_mmap__push or a "
-              "read_init/read_event/consume loop)", &S::consumer_passes);
+    r.counter("consumer.passes", "passes",
+              "read passes over the buffer (perf_mmap__push or a "
+              "read_init/read_event/consume loop)",
+              &S::consumer_passes);
     r.counter("consumer.bytes_copied", "bytes", "bytes the consumer copied out of the mapping",
               &S::consumer_bytes_copied);
-    r.counter("consumer.keep_up_failures", "passes", "passes that found head more than a "
+    r.counter("consumer.keep_up_failures", "passes",
+              "passes that found head more than a "
               "buffer ahead (\"failed to keep up with mmap data\", C3)",
               &S::consumer_keep_up_failures);
 }

@@ -28,8 +28,8 @@
 #include "models/common/rng.h"
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_wakeup.h"
-#include "models/memory/memory_port.h"
 #include "models/memory/linux_barriers.h"
+#include "models/memory/memory_port.h"
 #include "models/user/consumer_policy.h"
 #include "models/user/tool_observers.h"
 
@@ -55,14 +55,14 @@ public:
 };
 
 struct ConsumerMmap {
-    PerfBuffer* rb = nullptr;      // for PERF_EVENT_IOC_PAUSE_OUTPUT
-    PerfWakeup* wakeup = nullptr;  // the fd's poll state
+    PerfBuffer* rb = nullptr;     // for PERF_EVENT_IOC_PAUSE_OUTPUT
+    PerfWakeup* wakeup = nullptr; // the fd's poll state
     BufferStats* stats = nullptr;
-    Addr user_page = 0;            // consumer-side address of the control page
-    Addr data = 0;                 // consumer-side address of data page 0
+    Addr user_page = 0; // consumer-side address of the control page
+    Addr data = 0;      // consumer-side address of data page 0
     uint64_t data_size = 0;
-    bool overwrite = false;        // read-only mapping (R11)
-    bool backward = false;         // write_backward (R4)
+    bool overwrite = false; // read-only mapping (R11)
+    bool backward = false;  // write_backward (R4)
 };
 
 struct PauseWindow {
@@ -72,17 +72,17 @@ struct PauseWindow {
 
 struct PerfConsumerParams {
     ReaderKind reader = ReaderKind::push;
-    Picos wakeup_latency = 0;     // from the waitqueue wake-up to the consumer running
-    Picos per_record_cost = 0;    // handling one record (libperf; push with per_record tail)
-    Picos lost_record_cost = 0;   // the same for a PERF_RECORD_LOST
+    Picos wakeup_latency = 0;   // from the waitqueue wake-up to the consumer running
+    Picos per_record_cost = 0;  // handling one record (libperf; push with per_record tail)
+    Picos lost_record_cost = 0; // the same for a PERF_RECORD_LOST
     CostDistribution cost_distribution = CostDistribution::fixed;
-    uint64_t cost_seed = 0;       // the stream of exponential per-record costs
+    uint64_t cost_seed = 0; // the stream of exponential per-record costs
     TailUpdate tail_update = TailUpdate::batch;
-    double copy_bandwidth = 0;    // bytes/s out of the mapping
-    double write_bandwidth = 0;   // bytes/s into perf.data
-    Picos poll_timeout = 0;       // 0: poll(-1)
-    uint64_t mmap_flush = 0;      // read_init's threshold (C3), at least 1
-    Picos snapshot_every = 0;     // overwrite buffers: read this often (0: at exit only)
+    double copy_bandwidth = 0;  // bytes/s out of the mapping
+    double write_bandwidth = 0; // bytes/s into perf.data
+    Picos poll_timeout = 0;     // 0: poll(-1)
+    uint64_t mmap_flush = 0;    // read_init's threshold (C3), at least 1
+    Picos snapshot_every = 0;   // overwrite buffers: read this often (0: at exit only)
     std::vector<PauseWindow> pauses;
     BarrierKind c = kLinuxDataBarriers.c; // (C): rmb | acquire | mb | none
     BarrierKind d = kLinuxDataBarriers.d; // (D): mb | release | rmb | wmb | none
@@ -91,8 +91,8 @@ struct PerfConsumerParams {
 class PerfConsumer : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(PerfConsumer);
-    PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params,
-                 MemoryPort& mem, std::vector<ConsumerMmap> mmaps);
+    PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params, MemoryPort& mem,
+                 std::vector<ConsumerMmap> mmaps);
 
     // Adds a listener; before the simulation starts.
     void add_observer(ConsumerObserver* observer) { m_observers.push_back(observer); }

@@ -16,11 +16,24 @@ template <typename T> T get(const uint8_t* p) {
 // Reads the sample_id trailer that ends a non-sample record.
 void parse_sample_id(Record& r, const uint8_t* end, uint64_t st) {
     const uint8_t* q = end - id_header_size(st);
-    if (st & PERF_SAMPLE_TID) { r.pid = get<uint32_t>(q); r.tid = get<uint32_t>(q + 4); q += 8; }
-    if (st & PERF_SAMPLE_TIME) { r.time_ns = get<uint64_t>(q); q += 8; }
-    if (st & PERF_SAMPLE_ID) { r.id = get<uint64_t>(q); q += 8; }
+    if (st & PERF_SAMPLE_TID) {
+        r.pid = get<uint32_t>(q);
+        r.tid = get<uint32_t>(q + 4);
+        q += 8;
+    }
+    if (st & PERF_SAMPLE_TIME) {
+        r.time_ns = get<uint64_t>(q);
+        q += 8;
+    }
+    if (st & PERF_SAMPLE_ID) {
+        r.id = get<uint64_t>(q);
+        q += 8;
+    }
     if (st & PERF_SAMPLE_STREAM_ID) q += 8;
-    if (st & PERF_SAMPLE_CPU) { r.cpu = get<uint32_t>(q); q += 8; }
+    if (st & PERF_SAMPLE_CPU) {
+        r.cpu = get<uint32_t>(q);
+        q += 8;
+    }
     if (st & PERF_SAMPLE_IDENTIFIER) r.id = get<uint64_t>(q);
 }
 } // namespace
@@ -37,11 +50,24 @@ Record parse_record(const uint8_t* p, uint64_t st, bool sample_id_all) {
     const uint8_t* end = p + r.header.size;
     switch (r.header.type) {
     case PERF_RECORD_SAMPLE:
-        if (st & PERF_SAMPLE_IDENTIFIER) { r.id = get<uint64_t>(q); q += 8; }
+        if (st & PERF_SAMPLE_IDENTIFIER) {
+            r.id = get<uint64_t>(q);
+            q += 8;
+        }
         if (st & PERF_SAMPLE_IP) q += 8;
-        if (st & PERF_SAMPLE_TID) { r.pid = get<uint32_t>(q); r.tid = get<uint32_t>(q + 4); q += 8; }
-        if (st & PERF_SAMPLE_TIME) { r.time_ns = get<uint64_t>(q); q += 8; }
-        if (st & PERF_SAMPLE_ID) { r.id = get<uint64_t>(q); q += 8; }
+        if (st & PERF_SAMPLE_TID) {
+            r.pid = get<uint32_t>(q);
+            r.tid = get<uint32_t>(q + 4);
+            q += 8;
+        }
+        if (st & PERF_SAMPLE_TIME) {
+            r.time_ns = get<uint64_t>(q);
+            q += 8;
+        }
+        if (st & PERF_SAMPLE_ID) {
+            r.id = get<uint64_t>(q);
+            q += 8;
+        }
         if (st & PERF_SAMPLE_STREAM_ID) q += 8;
         if (st & PERF_SAMPLE_CPU) r.cpu = get<uint32_t>(q);
         break;
@@ -60,11 +86,16 @@ Record parse_record(const uint8_t* p, uint64_t st, bool sample_id_all) {
 
 std::string record_type_name(uint32_t type) {
     switch (type) {
-    case PERF_RECORD_SAMPLE: return "PERF_RECORD_SAMPLE";
-    case PERF_RECORD_LOST: return "PERF_RECORD_LOST";
-    case PERF_RECORD_SWITCH: return "PERF_RECORD_SWITCH";
-    case PERF_RECORD_COMM: return "PERF_RECORD_COMM";
-    default: return "type " + std::to_string(type);
+    case PERF_RECORD_SAMPLE:
+        return "PERF_RECORD_SAMPLE";
+    case PERF_RECORD_LOST:
+        return "PERF_RECORD_LOST";
+    case PERF_RECORD_SWITCH:
+        return "PERF_RECORD_SWITCH";
+    case PERF_RECORD_COMM:
+        return "PERF_RECORD_COMM";
+    default:
+        return "type " + std::to_string(type);
     }
 }
 

@@ -20,12 +20,14 @@ struct Header {
 std::optional<Header> parse_header(const uint8_t* p, uint64_t n);
 
 // A well-formed record has a size that is a multiple of 8 and at least a header.
-inline bool plausible(const Header& h) { return h.size >= 8 && h.size % 8 == 0; }
+inline bool plausible(const Header& h) {
+    return h.size >= 8 && h.size % 8 == 0;
+}
 
 struct Record {
     Header header;
-    uint64_t id = 0;         // sample / LOST id
-    uint64_t lost = 0;       // PERF_RECORD_LOST
+    uint64_t id = 0;   // sample / LOST id
+    uint64_t lost = 0; // PERF_RECORD_LOST
     uint64_t time_ns = 0;
     uint32_t pid = 0, tid = 0, cpu = 0;
 };

@@ -12,9 +12,9 @@ namespace ringsim::models {
 
 // Where each byte range of a copy came from: the consumer's load and the store it read.
 struct CopySource {
-    uint64_t offset = 0;      // within the copy
+    uint64_t offset = 0; // within the copy
     uint64_t length = 0;
-    uint64_t store_seq = 0;   // 0: older than the engine's history
+    uint64_t store_seq = 0; // 0: older than the engine's history
     uint64_t load_seq = 0;
     Picos load_issue = 0;
     Picos load_perform = 0;
@@ -26,8 +26,8 @@ struct CopyContext {
     uint64_t head_value = 0;
     uint64_t head_load_seq = 0;
     Picos head_load_perform = 0;
-    uint64_t head_store_seq = 0;  // the kernel's data_head store the load read (0: unknown)
-    uint64_t tail_store_seq = 0;  // the consumer's latest data_tail store (0: none yet)
+    uint64_t head_store_seq = 0; // the kernel's data_head store the load read (0: unknown)
+    uint64_t tail_store_seq = 0; // the consumer's latest data_tail store (0: none yet)
 };
 
 // A listener of the consumer (the checker, an exporter, the end of the run): each hears
@@ -51,8 +51,7 @@ class AuxObserver {
 public:
     virtual ~AuxObserver() = default;
     virtual void on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_t n,
-                               const std::vector<CopySource>& sources,
-                               const CopyContext& ctx) = 0;
+                               const std::vector<CopySource>& sources, const CopyContext& ctx) = 0;
 };
 
 } // namespace ringsim::models

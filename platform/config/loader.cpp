@@ -13,8 +13,8 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <stdexcept>
 #include <set>
+#include <stdexcept>
 #include <utility>
 
 namespace ringsim::config {
@@ -640,7 +640,8 @@ public:
         const auto v = names("/session/sample_type");
         if (!v) return std::nullopt;
         uint64_t bits = 0;
-        for (const std::string& name : *v) bits |= perf::sample_bit(name).value_or(0);
+        for (const std::string& name : *v)
+            bits |= perf::sample_bit(name).value_or(0);
         return bits;
     }
 
@@ -650,8 +651,8 @@ private:
     const json* at(const std::string& pointer, std::initializer_list<ParamKind> kinds) const {
         std::string pattern = pattern_of(pointer);
         const Param* p = find_param(pattern);
-        const bool element = p == nullptr && pattern.size() > 2 &&
-                             pattern.compare(pattern.size() - 2, 2, "/*") == 0;
+        const bool element =
+            p == nullptr && pattern.size() > 2 && pattern.compare(pattern.size() - 2, 2, "/*") == 0;
         if (element) {
             // An element of a list: read as the list's element kind.
             pattern.resize(pattern.size() - 2);
@@ -735,7 +736,8 @@ void fill_derived(json& eff, const Errors& errors) {
     const auto data_pages = r.integer("/session/data_pages");
     const auto page = r.size("/session/page_size");
     if (aux != nullptr && !aux->contains("offset") && data_pages && page)
-        (*aux)["offset"] = format_size(models::perf::default_aux_offset(*data_pages * *page, *page));
+        (*aux)["offset"] =
+            format_size(models::perf::default_aux_offset(*data_pages * *page, *page));
     const bool listed = session->contains("cpus");
     if (listed && !((*session)["cpus"].is_array() && (*session)["cpus"].empty())) return;
     const auto deployment = r.text("/session/deployment");
@@ -956,8 +958,8 @@ private:
         const auto offset = r().size("/session/aux/offset");
         const auto data_pages = r().integer("/session/data_pages");
         if (offset && data_pages) {
-            const std::string why = models::perf::aux_mmap_error(
-                *offset, *aux, *offset, *aux, *data_pages * *page, *page);
+            const std::string why = models::perf::aux_mmap_error(*offset, *aux, *offset, *aux,
+                                                                 *data_pages * *page, *page);
             if (!why.empty())
                 error("/session/aux/offset",
                       "an offset perf_mmap accepts for the AUX mapping (EINVAL: " + why + ")");
@@ -978,14 +980,16 @@ private:
         if (!sg) {
             error("/etr/sg_table_fault",
                   "\"none\" unless the ETR uses a scatter-gather table (etr.mode sg, or auto "
-                  "with a buffer of 1MiB or more; this one is flat, " + format_size(etr) + ")");
+                  "with a buffer of 1MiB or more; this one is flat, " +
+                      format_size(etr) + ")");
             return;
         }
         const uint64_t pages = etr / 4096;
         if (*fault == "missing_link" && pages <= 1023)
             error("/etr/sg_table_fault",
                   "a fault this table can have: missing_link needs two table pages, a buffer "
-                  "of more than 1023 pages (this one has " + std::to_string(pages) + ")");
+                  "of more than 1023 pages (this one has " +
+                      std::to_string(pages) + ")");
         if (*fault == "last_too_early" && pages < 2)
             error("/etr/sg_table_fault",
                   "a fault this table can have: last_too_early needs a buffer of two pages "
@@ -1076,7 +1080,8 @@ void to_session(const Values& r, Scenario& s) {
         {"system-wide", Deployment::system_wide}};
     s.deployment = enum_of(*r.text("/session/deployment"), deployments);
     const std::vector<uint64_t> cpus = *r.integers("/session/cpus");
-    for (uint64_t c : cpus) s.traced_cpus.push_back(unsigned(c));
+    for (uint64_t c : cpus)
+        s.traced_cpus.push_back(unsigned(c));
     s.page_size = *r.size("/session/page_size");
     s.data_pages = *r.integer("/session/data_pages");
     s.overwrite = *r.boolean("/session/overwrite");
@@ -1091,7 +1096,7 @@ void to_session(const Values& r, Scenario& s) {
     }
     s.migrate_every_ps = *r.time("/session/migrate_every");
     static const std::pair<const char*, Mapping> mappings[] = {{"eager", Mapping::eager},
-                                                                {"lazy", Mapping::lazy}};
+                                                               {"lazy", Mapping::lazy}};
     s.mapping = enum_of(*r.text("/session/mapping"), mappings);
     s.aux.enabled = *r.boolean("/session/aux/enabled");
     s.aux.pages = *r.integer("/session/aux/pages");
@@ -1153,8 +1158,9 @@ void to_consumer(const Values& r, Scenario& s) {
 models::BarrierKind barrier_kind(const std::string& name) {
     using models::BarrierKind;
     static const std::pair<const char*, BarrierKind> kinds[] = {
-        {"none", BarrierKind::none}, {"ctrl", BarrierKind::ctrl},       {"rmb", BarrierKind::rmb},
-        {"wmb", BarrierKind::wmb},   {"mb", BarrierKind::mb},           {"acquire", BarrierKind::acquire},
+        {"none", BarrierKind::none},      {"ctrl", BarrierKind::ctrl},
+        {"rmb", BarrierKind::rmb},        {"wmb", BarrierKind::wmb},
+        {"mb", BarrierKind::mb},          {"acquire", BarrierKind::acquire},
         {"release", BarrierKind::release}};
     return enum_of(name, kinds);
 }

@@ -186,8 +186,7 @@ std::vector<Param> make_table() {
             .desc("The ETR driver's memcpy from its buffer into the AUX pages "
                   "(tmc_etr_sync_perf_buffer)."),
 
-        key("/memory", K::object)
-            .desc("Shared memory and its ordering engine (MEMORY-MODEL.md)."),
+        key("/memory", K::object).desc("Shared memory and its ordering engine (MEMORY-MODEL.md)."),
         key("/memory/model", K::enumeration)
             .def("sc")
             .one_of({"sc", "tso", "arm"})
@@ -265,8 +264,9 @@ std::vector<Param> make_table() {
             .one_of({"mb", "release", "rmb", "wmb", "none"})
             .desc("(D) perf's smp_mb before writing aux_tail; pairs with (A)."),
 
-        key("/mmu", K::object).desc("The consumer CPU's MMU: the tool reads its mappings "
-                                   "through it; the kernel writes through its own."),
+        key("/mmu", K::object)
+            .desc("The consumer CPU's MMU: the tool reads its mappings "
+                  "through it; the kernel writes through its own."),
         key("/mmu/tlb_entries", K::integer)
             .def(64)
             .at_least(0)

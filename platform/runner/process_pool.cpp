@@ -186,7 +186,7 @@ struct Running {
     Clock::time_point start;
     Clock::time_point deadline; // == start when there is no limit
     double timeout_s = 0;
-    bool killed = false;        // SIGKILLed at its deadline
+    bool killed = false; // SIGKILLed at its deadline
 };
 
 // Terminates and reaps the children still running: their results are no longer wanted.
@@ -243,7 +243,8 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
                  const std::function<bool(size_t, const ChildStatus&)>& on_done) {
     // Children inherit an ignored SIGCHLD as "reap automatically": their statuses would be
     // lost. The pool waits for them itself.
-    struct sigaction old_chld {}, dfl {};
+    struct sigaction old_chld {
+    }, dfl{};
     dfl.sa_handler = SIG_DFL;
     sigaction(SIGCHLD, &dfl, &old_chld);
     struct Restore {

@@ -24,7 +24,7 @@ struct Job {
     std::vector<std::string> argv; // exec'd when `body` is empty; argv[0] is the executable
     std::function<int()> body;     // else: run in the forked child, its result the exit code
     std::filesystem::path dir;
-    double timeout_s = 0;          // wall-clock limit; 0: none
+    double timeout_s = 0; // wall-clock limit; 0: none
 };
 
 // How a child ended.

@@ -31,8 +31,9 @@ config::ConfigError locate(const config::ConfigError& e, const SweepSpec& spec, 
     for (size_t a = 0; a < spec.axes.size(); ++a) {
         const Axis& axis = spec.axes[a];
         if (!pointers_overlap(axis.pointer, e.pointer)) continue;
-        const std::string at = "/axes/" + std::to_string(a) + "/" + axis.from +
-                               (axis.from == "values" ? "/" + std::to_string(p.value_index[a]) : "");
+        const std::string at =
+            "/axes/" + std::to_string(a) + "/" + axis.from +
+            (axis.from == "values" ? "/" + std::to_string(p.value_index[a]) : "");
         return {at, e.expected + " (for " + e.pointer + " of the scenario)", e.found};
     }
     // A fixed override: the spec's set, or the command line's --set.
@@ -43,11 +44,12 @@ config::ConfigError locate(const config::ConfigError& e, const SweepSpec& spec, 
                         e.found};
     for (const std::string& set : spec.command_line_sets)
         if (pointers_overlap(config::set_path_to_pointer(set.substr(0, set.find('='))), e.pointer))
-            return {"", e.expected + " (for " + e.pointer + " of the scenario, in --set " + set +
-                            ")",
+            return {"",
+                    e.expected + " (for " + e.pointer + " of the scenario, in --set " + set + ")",
                     e.found};
-    return {"/scenario", e.expected + " (for " + (e.pointer.empty() ? "the scenario" : e.pointer) +
-                             (spec.axes.empty() ? "" : ", at " + axes_text(p.axes)) + ")",
+    return {"/scenario",
+            e.expected + " (for " + (e.pointer.empty() ? "the scenario" : e.pointer) +
+                (spec.axes.empty() ? "" : ", at " + axes_text(p.axes)) + ")",
             e.found};
 }
 
@@ -137,10 +139,9 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
         resolved.erase("description");
         p.id = hash_hex(resolved.dump());
         if (const auto it = by_id.find(p.id); it != by_id.end()) {
-            result.errors.push_back(
-                {"/axes", "combinations that give different scenarios",
-                 axes_text(p.axes) + " gives the same scenario as " +
-                     axes_text(plan.points[it->second].axes)});
+            result.errors.push_back({"/axes", "combinations that give different scenarios",
+                                     axes_text(p.axes) + " gives the same scenario as " +
+                                         axes_text(plan.points[it->second].axes)});
             continue;
         }
         p.duration_ps = load.scenario->duration_ps;
@@ -148,11 +149,12 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
             const std::string where = "/series/warmup";
             const std::string message =
                 "a warm-up that leaves at least one interval of the workload (duration " +
-                config::format_time(p.duration_ps) + (spec.axes.empty() ? "" : " at " + axes_text(p.axes)) + ")";
+                config::format_time(p.duration_ps) +
+                (spec.axes.empty() ? "" : " at " + axes_text(p.axes)) + ")";
             if (messages.insert(where + message).second)
-                result.errors.push_back(
-                    {where, message, spec.document["series"].value("warmup", "0s") +
-                                         " + an interval of " + spec.series->interval});
+                result.errors.push_back({where, message,
+                                         spec.document["series"].value("warmup", "0s") +
+                                             " + an interval of " + spec.series->interval});
             continue;
         }
         by_id.emplace(p.id, p.index);
@@ -160,8 +162,8 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
         plan.points.push_back(std::move(p));
     }
     if (more_errors)
-        result.errors.push_back({"/scenario", "no more errors",
-                                 std::to_string(more_errors) + " more, not shown"});
+        result.errors.push_back(
+            {"/scenario", "no more errors", std::to_string(more_errors) + " more, not shown"});
     if (!result.errors.empty()) return result;
     plan.metrics = spec.metrics.empty() ? default_metrics(aux) : spec.metrics;
     if (spec.target && spec.metrics.empty() &&

@@ -32,10 +32,9 @@ ResultLines read_result_file(const fs::path& file, bool cut_torn) {
     while (start < text.size()) {
         const size_t end = text.find('\n', start);
         const bool last = end == std::string::npos || end + 1 == text.size();
-        json j = end == std::string::npos
-                     ? json(json::value_t::discarded)
-                     : json::parse(text.begin() + long(start), text.begin() + long(end), nullptr,
-                                   false);
+        json j = end == std::string::npos ? json(json::value_t::discarded)
+                                          : json::parse(text.begin() + long(start),
+                                                        text.begin() + long(end), nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
             if (!last) {
                 r.error = file.string() + ": line " + std::to_string(line_number) +

@@ -28,8 +28,8 @@ namespace {
 constexpr uint64_t kMaxSpecBytes = 16 << 20;
 constexpr uint64_t kMaxReplicates = 1000000;
 
-const std::vector<std::string> kSpecKeys = {"description", "scenario", "set",     "axes",
-                                            "combine",     "replicates", "seed",  "metrics",
+const std::vector<std::string> kSpecKeys = {"description", "scenario",   "set",  "axes",
+                                            "combine",     "replicates", "seed", "metrics",
                                             "target",      "series"};
 
 std::string keys_text(const std::vector<std::string>& keys) {
@@ -134,13 +134,16 @@ std::string decimal(double v) {
 // A generated value in the form the spec wrote its bounds: a number, or a string with the
 // key's unit.
 json generated(double v, bool as_string, const config::Param* p) {
-    if (!as_string)
-        return std::floor(v) == v && std::fabs(v) < 9e15 ? json(int64_t(v)) : json(v);
+    if (!as_string) return std::floor(v) == v && std::fabs(v) < 9e15 ? json(int64_t(v)) : json(v);
     switch (p->kind) {
-    case ParamKind::size: return config::format_size(uint64_t(std::llround(v)));
-    case ParamKind::time: return config::format_time(uint64_t(std::llround(v)));
-    case ParamKind::frequency: return decimal(v) + "Hz";
-    default: return decimal(v) + "B/s";
+    case ParamKind::size:
+        return config::format_size(uint64_t(std::llround(v)));
+    case ParamKind::time:
+        return config::format_time(uint64_t(std::llround(v)));
+    case ParamKind::frequency:
+        return decimal(v) + "Hz";
+    default:
+        return decimal(v) + "B/s";
     }
 }
 
@@ -202,8 +205,10 @@ std::optional<Axis> load_axis(const json& a, const std::string& at, Errors& erro
     axis.path = a["path"].get<std::string>();
     axis.pointer = config::set_path_to_pointer(axis.path);
     if (axis.pointer == "/seed") {
-        errors.add(at + "/path", "a scenario key other than seed (each run's seed derives from "
-                   "the spec's seed, the point and the replicate)", shown(a["path"]));
+        errors.add(at + "/path",
+                   "a scenario key other than seed (each run's seed derives from "
+                   "the spec's seed, the point and the replicate)",
+                   shown(a["path"]));
         return std::nullopt;
     }
     const config::Param* p = param_of(axis.pointer);
@@ -225,18 +230,21 @@ std::optional<Axis> load_axis(const json& a, const std::string& at, Errors& erro
         }
         axis.values.assign(body.begin(), body.end()); // repeats: see load_sweep_spec
     } else if (!body.is_object()) {
-        errors.add(where, axis.from == "range" ? "an object {from, to, step}" : "an object {from, to}",
+        errors.add(where,
+                   axis.from == "range" ? "an object {from, to, step}" : "an object {from, to}",
                    shown(body));
         return std::nullopt;
     } else {
         const bool range = axis.from == "range";
-        check_keys(body, range ? std::vector<std::string>{"from", "to", "step"}
-                               : std::vector<std::string>{"from", "to"},
+        check_keys(body,
+                   range ? std::vector<std::string>{"from", "to", "step"}
+                         : std::vector<std::string>{"from", "to"},
                    where, errors);
         std::vector<double> b;
         bool as_string = false;
-        if (!bounds(body, range ? std::vector<std::string>{"from", "to", "step"}
-                                : std::vector<std::string>{"from", "to"},
+        if (!bounds(body,
+                    range ? std::vector<std::string>{"from", "to", "step"}
+                          : std::vector<std::string>{"from", "to"},
                     where, p, b, as_string, errors))
             return std::nullopt;
         if (b[0] > b[1]) {
@@ -295,8 +303,9 @@ bool check_metric(const json& m, const std::string& at, bool series, Errors& err
             return true;
         return false;
     }
-    errors.add(at, "a statistics path of stats.json (`ringsim stats` lists them); the nearest is " +
-                       json(platform::nearest_stat_path(path)).dump(),
+    errors.add(at,
+               "a statistics path of stats.json (`ringsim stats` lists them); the nearest is " +
+                   json(platform::nearest_stat_path(path)).dump(),
                shown(m));
     return false;
 }
@@ -372,13 +381,13 @@ void load_target(const json& t, SweepSpec& s, Errors& errors) {
     } else {
         const std::string key = min ? "minimize" : "maximize";
         const json& a = t[key];
-        const auto it = a.is_string() ? std::find_if(s.axes.begin(), s.axes.end(),
-                                                     [&](const Axis& x) {
-                                                         return x.pointer ==
-                                                                config::set_path_to_pointer(
-                                                                    a.get<std::string>());
-                                                     })
-                                      : s.axes.end();
+        const auto it = a.is_string()
+                            ? std::find_if(s.axes.begin(), s.axes.end(),
+                                           [&](const Axis& x) {
+                                               return x.pointer == config::set_path_to_pointer(
+                                                                       a.get<std::string>());
+                                           })
+                            : s.axes.end();
         if (it == s.axes.end()) {
             std::vector<std::string> paths;
             for (const Axis& x : s.axes)
@@ -412,15 +421,14 @@ std::vector<std::string> default_metrics(bool aux) {
 }
 
 const std::vector<std::string>& steady_metric_paths() {
-    static const std::vector<std::string> paths = {
-        "steady.window_s",
-        "steady.total.records.produced",
-        "steady.total.records.delivered",
-        "steady.total.records.lost",
-        "steady.total.records.lost_fraction",
-        "steady.total.aux.bytes.produced",
-        "steady.total.aux.bytes.lost",
-        "steady.total.aux.bytes.lost_fraction"};
+    static const std::vector<std::string> paths = {"steady.window_s",
+                                                   "steady.total.records.produced",
+                                                   "steady.total.records.delivered",
+                                                   "steady.total.records.lost",
+                                                   "steady.total.records.lost_fraction",
+                                                   "steady.total.aux.bytes.produced",
+                                                   "steady.total.aux.bytes.lost",
+                                                   "steady.total.aux.bytes.lost_fraction"};
     return paths;
 }
 
@@ -457,7 +465,8 @@ const json* stat_at(const json& stats, const std::string& path) {
     return node;
 }
 
-SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>& command_line_sets) {
+SpecLoad load_sweep_spec(const std::string& file,
+                         const std::vector<std::string>& command_line_sets) {
     Errors errors;
     SpecLoad result;
     const auto text = read_spec(file, errors);
@@ -492,8 +501,7 @@ SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>
                    doc.contains("scenario") ? shown(doc["scenario"]) : "nothing");
     } else {
         const fs::path scenario = doc["scenario"].get<std::string>();
-        s.scenario = (scenario.is_absolute() ? scenario
-                                             : fs::path(file).parent_path() / scenario)
+        s.scenario = (scenario.is_absolute() ? scenario : fs::path(file).parent_path() / scenario)
                          .lexically_normal()
                          .string();
     }
@@ -567,8 +575,8 @@ SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>
         for (size_t i = 1; i < s.axes.size(); ++i)
             if (s.axes[i].values.size() != s.axes[0].values.size())
                 errors.add("/axes/" + std::to_string(i),
-                           "as many values as /axes/0 (" +
-                               std::to_string(s.axes[0].values.size()) + ", combine zip)",
+                           "as many values as /axes/0 (" + std::to_string(s.axes[0].values.size()) +
+                               ", combine zip)",
                            std::to_string(s.axes[i].values.size()) + " values");
     if (!s.zip) {
         double points = 1;

@@ -17,19 +17,19 @@
 namespace ringsim::platform::sweep {
 
 struct Axis {
-    std::string path;                 // as written in the spec: "session.data_pages"
-    std::string pointer;              // "/session/data_pages"
+    std::string path;    // as written in the spec: "session.data_pages"
+    std::string pointer; // "/session/data_pages"
     std::vector<nlohmann::json> values;
     std::vector<std::optional<double>> numeric; // each value in its base unit, when it has one
-    std::string from;                 // "values", "range" or "pow2"
+    std::string from;                           // "values", "range" or "pow2"
 };
 
 struct Target {
     std::string metric;
-    bool at_most = true;   // else at_least
+    bool at_most = true; // else at_least
     double bound = 0;
-    bool minimize = true;  // else maximize
-    size_t axis = 0;       // index into SweepSpec::axes
+    bool minimize = true; // else maximize
+    size_t axis = 0;      // index into SweepSpec::axes
 };
 
 // Steady-state figures from each run's series (`ringsim run --series INTERVAL`): the
@@ -42,13 +42,13 @@ struct SeriesSpec {
 };
 
 struct SweepSpec {
-    std::string file;                  // the spec file, as given
-    nlohmann::json document;           // as written
-    std::string scenario;              // the base scenario's path, resolved against the spec
-    std::vector<std::string> sets;     // fixed overrides, PATH=VALUE: the spec's, then --set's
+    std::string file;              // the spec file, as given
+    nlohmann::json document;       // as written
+    std::string scenario;          // the base scenario's path, resolved against the spec
+    std::vector<std::string> sets; // fixed overrides, PATH=VALUE: the spec's, then --set's
     std::vector<std::string> command_line_sets;
     std::vector<Axis> axes;
-    bool zip = false;                  // else product
+    bool zip = false; // else product
     uint64_t replicates = 1;
     uint64_t seed = 1;
     std::vector<std::string> metrics;
@@ -69,7 +69,8 @@ constexpr size_t kMaxAxisValues = 10000;
 // Loads and checks a spec; `command_line_sets` are the sweep command's --set overrides of
 // the scenario, applied after the spec's own `set`. The points themselves (and the
 // scenario's own rules for each) are checked by points.h.
-SpecLoad load_sweep_spec(const std::string& file, const std::vector<std::string>& command_line_sets);
+SpecLoad load_sweep_spec(const std::string& file,
+                         const std::vector<std::string>& command_line_sets);
 
 // Whether two scenario pointers touch the same key (equal, or one contains the other): an
 // axis and a fixed override may not, and a scenario error belongs to what set its key.

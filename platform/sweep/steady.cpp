@@ -20,7 +20,9 @@ std::vector<std::string> split(const std::string& line) {
     return out;
 }
 
-double fraction(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0.0; }
+double fraction(uint64_t part, uint64_t whole) {
+    return whole ? double(part) / double(whole) : 0.0;
+}
 
 } // namespace
 
@@ -68,11 +70,11 @@ std::optional<json> steady_figures(const std::filesystem::path& series_csv, uint
                     {"lost", sum["records.lost"]},
                     {"lost_fraction", fraction(sum["records.lost"], sum["records.produced"])}}}};
     if (aux)
-        total["aux"] = {{"bytes",
-                         {{"produced", sum["aux.bytes.produced"]},
-                          {"lost", sum["aux.bytes.lost"]},
-                          {"lost_fraction",
-                           fraction(sum["aux.bytes.lost"], sum["aux.bytes.produced"])}}}};
+        total["aux"] = {
+            {"bytes",
+             {{"produced", sum["aux.bytes.produced"]},
+              {"lost", sum["aux.bytes.lost"]},
+              {"lost_fraction", fraction(sum["aux.bytes.lost"], sum["aux.bytes.produced"])}}}};
     return json{{"window_s", double(ends.size()) * double(interval_ps) * 1e-12}, {"total", total}};
 }
 

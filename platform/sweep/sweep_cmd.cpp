@@ -41,8 +41,9 @@ namespace {
 
 constexpr double kDefaultTimeout = 3600;
 
-int bad_args(const std::string& cmd, const std::string& why) { return bad_usage(cmd, why); }
-
+int bad_args(const std::string& cmd, const std::string& why) {
+    return bad_usage(cmd, why);
+}
 
 struct Shard {
     uint64_t index = 0, count = 1;
@@ -52,8 +53,9 @@ struct Shard {
 std::optional<std::string> choose_shard(const std::string& flag, Shard& shard) {
     if (!flag.empty()) {
         const size_t slash = flag.find('/');
-        const auto n = slash == std::string::npos ? std::nullopt
-                                                  : parse_whole_number(flag.substr(slash + 1), 1, 1000000);
+        const auto n = slash == std::string::npos
+                           ? std::nullopt
+                           : parse_whole_number(flag.substr(slash + 1), 1, 1000000);
         const auto i = n ? parse_whole_number(flag.substr(0, slash), 0, *n - 1) : std::nullopt;
         if (!i) return "--shard: expected I/N with 0 <= I < N, found '" + flag + "'";
         shard = {*i, *n};
@@ -70,8 +72,9 @@ std::optional<std::string> choose_shard(const std::string& flag, Shard& shard) {
     const auto lo = parse_whole_number(min ? min : "0", 0, UINT32_MAX);
     const auto task = parse_whole_number(id, 0, UINT32_MAX);
     if (!lo || !task || *task < *lo || *task - *lo >= *n)
-        return "SLURM_ARRAY_TASK_ID=" + std::string(id) + " is not within SLURM_ARRAY_TASK_MIN=" +
-               (min ? min : "0") + " and the " + std::to_string(*n) +
+        return "SLURM_ARRAY_TASK_ID=" + std::string(id) +
+               " is not within SLURM_ARRAY_TASK_MIN=" + (min ? min : "0") + " and the " +
+               std::to_string(*n) +
                " tasks of SLURM_ARRAY_TASK_COUNT (an array must be contiguous, e.g. --array=0-3)";
     shard = {*task - *lo, *n};
     return std::nullopt;
@@ -116,9 +119,9 @@ struct SweepArgs {
 
 std::optional<int> parse_sweep_args(const std::vector<std::string>& args, SweepArgs& a) {
     po::options_description opts;
-    opts.add_options()("spec", po::value<std::string>(&a.spec))(
-        "out", po::value<std::string>(&a.out))("jobs", po::value<std::string>())(
-        "shard", po::value<std::string>(&a.shard))(
+    opts.add_options()("spec", po::value<std::string>(&a.spec))("out",
+                                                                po::value<std::string>(&a.out))(
+        "jobs", po::value<std::string>())("shard", po::value<std::string>(&a.shard))(
         "set", po::value<std::vector<std::string>>(&a.sets)->composing())(
         "timeout", po::value<std::string>())("force", po::bool_switch(&a.force))(
         "list", po::bool_switch(&a.list))("retry-failed", po::bool_switch(&a.retry_failed));
@@ -138,9 +141,8 @@ std::optional<int> parse_sweep_args(const std::vector<std::string>& args, SweepA
     if (vm.count("jobs")) {
         const auto jobs = parse_whole_number(vm["jobs"].as<std::string>(), 1, 4096);
         if (!jobs)
-            return bad_args("sweep",
-                            "--jobs: expected a whole number from 1 to 4096, found '" +
-                                vm["jobs"].as<std::string>() + "'");
+            return bad_args("sweep", "--jobs: expected a whole number from 1 to 4096, found '" +
+                                         vm["jobs"].as<std::string>() + "'");
         a.jobs = unsigned(*jobs);
     }
     if (vm.count("timeout")) {
@@ -280,10 +282,9 @@ int run_sweep(const SweepArgs& a) {
         const std::string old_hash = old->value("spec_hash", "");
         if (old_hash != plan.spec_hash) {
             if (!a.force)
-                return bad_args("sweep",
-                                a.out + " holds the results of another sweep (spec hash " +
-                                    old_hash + "; this one is " + plan.spec_hash +
-                                    "): use another --out, or --force to delete them");
+                return bad_args("sweep", a.out + " holds the results of another sweep (spec hash " +
+                                             old_hash + "; this one is " + plan.spec_hash +
+                                             "): use another --out, or --force to delete them");
             for (const auto& e : fs::directory_iterator(dir, ec))
                 if (e.path().filename().string().rfind("points-", 0) == 0 ||
                     e.path().filename() == "answer.csv")
@@ -315,8 +316,8 @@ int run_sweep(const SweepArgs& a) {
 
     const int fd = open(results.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return bad_args("sweep", "cannot write " + results.string());
-    const fs::path work = dir / (".work-" + std::to_string(shard.index) + "-of-" +
-                                 std::to_string(shard.count));
+    const fs::path work =
+        dir / (".work-" + std::to_string(shard.index) + "-of-" + std::to_string(shard.count));
     fs::remove_all(work, ec);
 
     const SweepSpec& s = *spec.spec;
@@ -331,8 +332,8 @@ int run_sweep(const SweepArgs& a) {
     };
     const auto make_job = [&](size_t i) {
         const fs::path run_dir = work / std::to_string(todo[i]);
-        std::vector<std::string> args = {"run", s.scenario, "--seed", std::to_string(seed_of(i)),
-                                         "--out", run_dir.string()};
+        std::vector<std::string> args = {
+            "run", s.scenario, "--seed", std::to_string(seed_of(i)), "--out", run_dir.string()};
         for (const auto* sets : {&s.sets, &point_of(i).sets})
             for (const std::string& set : *sets)
                 args.insert(args.end(), {"--set", set});
@@ -430,9 +431,8 @@ int merge_main(const std::vector<std::string>& args) {
         auto this_info = parse_sweep_json(*doc, error);
         if (!this_info) return bad_args("merge", d + "/sweep.json: " + error);
         if (info && this_info->spec_hash != info->spec_hash)
-            return bad_args("merge",
-                            d + " holds another sweep than " + first_dir + " (spec hash " +
-                                this_info->spec_hash + ", not " + info->spec_hash + ")");
+            return bad_args("merge", d + " holds another sweep than " + first_dir + " (spec hash " +
+                                         this_info->spec_hash + ", not " + info->spec_hash + ")");
         if (!info) info = std::move(this_info), first_dir = d;
         ResultLines r = read_result_dir(d);
         if (!r.error.empty()) return bad_args("merge", r.error);

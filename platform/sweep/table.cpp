@@ -38,7 +38,9 @@ std::string value_text(const json& v) {
     return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
-std::string number_text(double v) { return json(v).dump(); }
+std::string number_text(double v) {
+    return json(v).dump();
+}
 
 std::string short_number(double v) {
     std::ostringstream o;
@@ -250,8 +252,8 @@ void print_table(std::ostream& out, const SweepInfo& info, const Table& t) {
         for (const MetricSummary& s : row.metrics) {
             std::string text = s.n ? short_number(s.mean) : "-";
             if (s.ci95)
-                text += " [" + short_number(s.ci95->first) + ", " + short_number(s.ci95->second) +
-                        "]";
+                text +=
+                    " [" + short_number(s.ci95->first) + ", " + short_number(s.ci95->second) + "]";
             line.push_back(text);
         }
         cells.push_back(line);
@@ -295,8 +297,8 @@ Answer answer(const SweepInfo& info, const Table& t) {
         }
     }
     const auto& axis = info.axes[ta];
-    const bool numeric =
-        std::all_of(axis.numeric.begin(), axis.numeric.end(), [](const auto& n) { return bool(n); });
+    const bool numeric = std::all_of(axis.numeric.begin(), axis.numeric.end(),
+                                     [](const auto& n) { return bool(n); });
     const auto order = [&](size_t v) { return numeric ? *axis.numeric[v] : double(v); };
     for (size_t g = 0; g < groups.size(); ++g) {
         auto rows = groups[g];
@@ -311,13 +313,12 @@ Answer answer(const SweepInfo& info, const Table& t) {
         size_t incomplete = 0, without_metric = 0;
         for (const Row* row : rows) {
             const bool complete = row->replicates == info.replicates;
-            const auto& values = metric < row->values.size() ? row->values[metric]
-                                                             : std::vector<double>{};
-            const bool meets =
-                complete && values.size() == info.replicates &&
-                std::all_of(values.begin(), values.end(), [&](double v) {
-                    return target.at_most ? v <= target.bound : v >= target.bound;
-                });
+            const auto& values =
+                metric < row->values.size() ? row->values[metric] : std::vector<double>{};
+            const bool meets = complete && values.size() == info.replicates &&
+                               std::all_of(values.begin(), values.end(), [&](double v) {
+                                   return target.at_most ? v <= target.bound : v >= target.bound;
+                               });
             if (meets) {
                 line.value = axis.values[info.points[row->point].value_index[ta]];
                 break;
@@ -355,9 +356,9 @@ std::string answer_csv(const SweepInfo& info, const Answer& a) {
 
 void print_answer(std::ostream& out, const SweepInfo& info, const Answer& a) {
     const Target& t = *info.target;
-    out << "\n" << (t.minimize ? "smallest " : "largest ") << info.axes[t.axis].path << " with "
-        << t.metric << (t.at_most ? " <= " : " >= ") << short_number(t.bound)
-        << " in every replicate:\n";
+    out << "\n"
+        << (t.minimize ? "smallest " : "largest ") << info.axes[t.axis].path << " with " << t.metric
+        << (t.at_most ? " <= " : " >= ") << short_number(t.bound) << " in every replicate:\n";
     for (const auto& line : a.lines) {
         std::string where;
         for (size_t i = 0; i < line.others.size(); ++i)

@@ -11,9 +11,9 @@
 #include <systemc>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -34,11 +34,13 @@ struct PingPong : sc_core::sc_module {
         SC_THREAD(b);
     }
     void a() {
-        for (long i = 0; i < m_rounds; ++i) sc_core::wait(2, sc_core::SC_NS);
+        for (long i = 0; i < m_rounds; ++i)
+            sc_core::wait(2, sc_core::SC_NS);
     }
     void b() {
         sc_core::wait(1, sc_core::SC_NS);
-        for (long i = 0; i < m_rounds; ++i) sc_core::wait(2, sc_core::SC_NS);
+        for (long i = 0; i < m_rounds; ++i)
+            sc_core::wait(2, sc_core::SC_NS);
     }
     long m_rounds;
 };
@@ -70,7 +72,8 @@ RunResult run(const std::string& ringsim, const std::string& scenario,
         args.push_back(s);
     }
     std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
+    for (auto& a : args)
+        argv.push_back(a.data());
     argv.push_back(nullptr);
 
     RunResult r;
@@ -104,12 +107,10 @@ RunResult run(const std::string& ringsim, const std::string& scenario,
 }
 
 // Wall-clock runs per second of `ringsim explore SCENARIO --runs 200 --jobs J`.
-double explore_runs_per_second(const std::string& ringsim, const std::string& scenario,
-                               int jobs) {
+double explore_runs_per_second(const std::string& ringsim, const std::string& scenario, int jobs) {
     const int runs = 200;
-    const std::string cmd = ringsim + " explore " + scenario + " --runs " +
-                            std::to_string(runs) + " --jobs " + std::to_string(jobs) +
-                            " > /dev/null 2>&1";
+    const std::string cmd = ringsim + " explore " + scenario + " --runs " + std::to_string(runs) +
+                            " --jobs " + std::to_string(jobs) + " > /dev/null 2>&1";
     std::fflush(stdout);
     const auto t0 = Clock::now();
     if (std::system(cmd.c_str()) != 0) return 0;
@@ -125,7 +126,8 @@ struct Cost {
 Cost run_command(const std::vector<std::string>& command) {
     std::vector<std::string> args = command;
     std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
+    for (auto& a : args)
+        argv.push_back(a.data());
     argv.push_back(nullptr);
     std::fflush(stdout);
     const auto t0 = Clock::now();
@@ -149,12 +151,12 @@ Cost run_command(const std::vector<std::string>& command) {
 // A sweep spec in a scratch file: quickstart with `set`, data_pages x writer rate.
 std::string write_spec(const std::string& dir, const std::string& source, const nlohmann::json& set,
                        const nlohmann::json& rates, int replicates) {
-    const nlohmann::json spec = {
-        {"scenario", source + "/scenarios/quickstart.json"},
-        {"set", set},
-        {"axes", {{{"path", "session.data_pages"}, {"values", {1, 2, 4, 8}}},
-                  {{"path", "workload.writers.0.rate"}, {"values", rates}}}},
-        {"replicates", replicates}};
+    const nlohmann::json spec = {{"scenario", source + "/scenarios/quickstart.json"},
+                                 {"set", set},
+                                 {"axes",
+                                  {{{"path", "session.data_pages"}, {"values", {1, 2, 4, 8}}},
+                                   {{"path", "workload.writers.0.rate"}, {"values", rates}}}},
+                                 {"replicates", replicates}};
     const std::string file = dir + "/spec-" + std::to_string(replicates) + ".json";
     std::ofstream(file) << spec.dump();
     return file;
@@ -165,7 +167,8 @@ bool sweep_figures(const std::string& ringsim, const std::string& source) {
     const std::string dir = "/tmp/ringsim-bench-sweep-" + std::to_string(getpid());
     std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str());
     nlohmann::json rates = nlohmann::json::array();
-    for (int khz = 5; khz < 21; ++khz) rates.push_back(std::to_string(khz) + "kHz");
+    for (int khz = 5; khz < 21; ++khz)
+        rates.push_back(std::to_string(khz) + "kHz");
     // 64 quickstart points (100 ms simulated each), with 1 and with 2 jobs.
     const std::string points = write_spec(dir, source, nlohmann::json::object(), rates, 1);
     const Cost one = run_command({ringsim, "sweep", points, "--out", dir + "/one", "--jobs", "1"});
@@ -196,7 +199,8 @@ bool sweep_figures(const std::string& ringsim, const std::string& source) {
     }
     std::printf("\nsweeps (issue 9):\n");
     std::printf("  64 quickstart points: %.2f s with 1 job, %.2f s with 2 jobs: x%.2f (target "
-                ">= 1.8: %s)\n", one.wall_s, two.wall_s, one.wall_s / two.wall_s,
+                ">= 1.8: %s)\n",
+                one.wall_s, two.wall_s, one.wall_s / two.wall_s,
                 one.wall_s / two.wall_s >= 1.8 ? "met" : "MISSED");
     const double per_point = overhead.wall_s / 200;
     std::printf("  runner, per point of a 1 us scenario: %.2f ms wall, %.2f ms CPU (target "
@@ -204,8 +208,8 @@ bool sweep_figures(const std::string& ringsim, const std::string& source) {
                 per_point * 1e3, overhead.cpu_s / 200 * 1e3, per_point <= 0.005 ? "met" : "MISSED",
                 plain.wall_s * 1e3, plain.cpu_s * 1e3);
     std::printf("  matrix teaching/matrix.json --runs 200 --jobs 2: %.1f s wall, %.1f s CPU "
-                "(target < 30 s: %s)\n", matrix.wall_s, matrix.cpu_s,
-                matrix.wall_s < 30 ? "met" : "MISSED");
+                "(target < 30 s: %s)\n",
+                matrix.wall_s, matrix.cpu_s, matrix.wall_s < 30 ? "met" : "MISSED");
     return true;
 }
 
@@ -217,8 +221,8 @@ void report(const char* name, const RunResult& r, double switch_ns) {
     const double ns_per_record = r.wall_s * 1e9 / r.records;
     std::printf("%-22s %8.3f sim-s/wall-s  %8.1f ns/record  %6.1f switches/record  "
                 "peak %6.1f MiB  (%.0f records, %.3f s wall)\n",
-                name, r.sim_s / r.wall_s, ns_per_record, ns_per_record / switch_ns,
-                r.max_rss_mib, r.records, r.wall_s);
+                name, r.sim_s / r.wall_s, ns_per_record, ns_per_record / switch_ns, r.max_rss_mib,
+                r.records, r.wall_s);
 }
 
 // The AUX path's cost: wall time per simulated MB of trace produced and per MB decoded.
@@ -240,9 +244,12 @@ int sc_main(int argc, char** argv) {
     std::string ringsim = "build/ringsim", source = ".", only;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
-        if (flag == "--ringsim") ringsim = argv[i + 1];
-        else if (flag == "--source") source = argv[i + 1];
-        else if (flag == "--only") only = argv[i + 1]; // "sweeps": just the sweep figures
+        if (flag == "--ringsim")
+            ringsim = argv[i + 1];
+        else if (flag == "--source")
+            source = argv[i + 1];
+        else if (flag == "--only")
+            only = argv[i + 1]; // "sweeps": just the sweep figures
     }
     // The sweep specs live in /tmp and name their scenario by path: make it absolute.
     source = std::filesystem::absolute(source).string();
@@ -275,7 +282,8 @@ int sc_main(int argc, char** argv) {
     const double one = explore_runs_per_second(ringsim, matrix, 1);
     const double two = explore_runs_per_second(ringsim, matrix, 2);
     std::printf("\nexplore teaching/matrix.json: %.1f runs/s with 1 job, %.1f with 2 jobs "
-                "(x%.2f)\n", one, two, two / one);
+                "(x%.2f)\n",
+                one, two, two / one);
 
     const bool sweeps_ok = sweep_figures(ringsim, source);
 

@@ -648,8 +648,7 @@ TEST(Loader, EveryDeclaredKeyReachesTheScenario) {
     ASSERT_TRUE(r.scenario) << joined(r);
     std::vector<std::string> unread;
     for (const Param& p : params())
-        if (p.kind != ParamKind::object && r.keys_read.count(p.path) == 0)
-            unread.push_back(p.path);
+        if (p.kind != ParamKind::object && r.keys_read.count(p.path) == 0) unread.push_back(p.path);
     EXPECT_EQ(unread, std::vector<std::string>{});
 }
 

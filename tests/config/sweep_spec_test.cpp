@@ -2,10 +2,10 @@
 // tests/config/bad-sweeps/*.json fails with the messages of its .expect file (JSON pointer,
 // expected, found); axes expand in scenario units and in a fixed order; ids and seeds; the
 // Student t quantiles; the table's means, intervals, duplicates and gaps; the target's answer.
+#include "platform/stat_paths.h"
 #include "platform/sweep/points.h"
 #include "platform/sweep/spec.h"
 #include "platform/sweep/steady.h"
-#include "platform/stat_paths.h"
 #include "platform/sweep/student_t.h"
 #include "platform/sweep/table.h"
 
@@ -18,9 +18,9 @@
 #include <sstream>
 
 using namespace ringsim::platform::sweep;
+using nlohmann::json;
 using ringsim::platform::is_stat_path;
 using ringsim::platform::nearest_stat_path;
-using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
@@ -98,13 +98,12 @@ TEST(BadSweeps, NotARegularFileOrNotJson) {
 }
 
 TEST_F(SpecTest, RangesAndPowersOfTwoKeepTheScenarioUnits) {
-    const SweepSpec s = spec({{"axes",
-                               {{{"path", "workload.writers.0.rate"},
-                                 {"range", {{"from", "1kHz"}, {"to", "2.5kHz"}, {"step", "500Hz"}}}},
-                                {{"path", "session.wakeup_watermark"},
-                                 {"pow2", {{"from", "3KiB"}, {"to", "16KiB"}}}},
-                                {{"path", "session.data_pages"},
-                                 {"range", {{"from", 8}, {"to", 16}, {"step", 4}}}}}}});
+    const SweepSpec s = spec(
+        {{"axes",
+          {{{"path", "workload.writers.0.rate"},
+            {"range", {{"from", "1kHz"}, {"to", "2.5kHz"}, {"step", "500Hz"}}}},
+           {{"path", "session.wakeup_watermark"}, {"pow2", {{"from", "3KiB"}, {"to", "16KiB"}}}},
+           {{"path", "session.data_pages"}, {"range", {{"from", 8}, {"to", 16}, {"step", 4}}}}}}});
     ASSERT_EQ(s.axes.size(), 3u);
     EXPECT_EQ(json(s.axes[0].values), json({"1000Hz", "1500Hz", "2000Hz", "2500Hz"}));
     EXPECT_EQ(json(s.axes[1].values), json({"4KiB", "8KiB", "16KiB"}));
@@ -168,8 +167,9 @@ TEST(StatPaths, BuffersByIndexOrNameAndTheNearestKnownPath) {
     EXPECT_FALSE(is_stat_path("buffers.records.lost"));
     EXPECT_EQ(nearest_stat_path("total.record.lost"), "total.records.lost");
     const json stats = {{"total", {{"records", {{"lost", 3}}}}},
-                        {"buffers", {{{"name", "cpu0"}, {"records", {{"lost", 1}}}},
-                                     {{"name", "cpu1"}, {"records", {{"lost", 2}}}}}}};
+                        {"buffers",
+                         {{{"name", "cpu0"}, {"records", {{"lost", 1}}}},
+                          {{"name", "cpu1"}, {"records", {{"lost", 2}}}}}}};
     EXPECT_EQ(*stat_at(stats, "total.records.lost"), 3);
     EXPECT_EQ(*stat_at(stats, "buffers.1.records.lost"), 2);
     EXPECT_EQ(*stat_at(stats, "buffers.cpu0.records.lost"), 1);
@@ -222,12 +222,12 @@ json line(const std::string& point, uint64_t replicate, double lost, bool ok = t
 TEST(Table, MeansIntervalsDuplicatesAndGaps) {
     const SweepInfo info = small_info();
     const std::vector<json> lines = {
-        line("p00", 0, 0), line("p00", 1, 0), line("p01", 0, 10), line("p01", 1, 20),
-        line("p01", 1, 999),                      // a duplicate: dropped
-        line("p10", 0, 0, false), line("p10", 1, 0), // one failed replicate
-        line("p11", 0, 4), line("p11", 1, 0), line("p20", 0, 0), line("p20", 1, 0),
-        line("p21", 0, 0),                        // replicate 1 missing
-        line("zz", 0, 1)};                        // not a point of this sweep
+        line("p00", 0, 0),        line("p00", 1, 0),   line("p01", 0, 10),
+        line("p01", 1, 20),       line("p01", 1, 999), // a duplicate: dropped
+        line("p10", 0, 0, false), line("p10", 1, 0),   // one failed replicate
+        line("p11", 0, 4),        line("p11", 1, 0),   line("p20", 0, 0),
+        line("p20", 1, 0),        line("p21", 0, 0), // replicate 1 missing
+        line("zz", 0, 1)};                           // not a point of this sweep
     const Table t = build_table(info, lines);
     EXPECT_EQ(t.duplicates, 1u);
     EXPECT_EQ(t.missing, 1u);
@@ -244,8 +244,8 @@ TEST(Table, MeansIntervalsDuplicatesAndGaps) {
     EXPECT_EQ(t.rows[2].replicates, 1u);
     EXPECT_FALSE(t.rows[2].metrics[0].ci95); // one replicate: no interval
     const json j = table_json(info, t);
-    EXPECT_EQ(j["rows"][1]["axes"], json({{"session.data_pages", 4},
-                                          {"workload.writers.0.rate", "100kHz"}}));
+    EXPECT_EQ(j["rows"][1]["axes"],
+              json({{"session.data_pages", 4}, {"workload.writers.0.rate", "100kHz"}}));
     EXPECT_EQ(j["rows"][1]["metrics"]["total.records.lost"]["mean"], 15.0);
     EXPECT_TRUE(j["rows"][2]["metrics"]["total.records.lost"]["ci95"].is_null());
     const std::string csv = table_csv(info, t);
@@ -262,8 +262,9 @@ TEST(Table, MeansIntervalsDuplicatesAndGaps) {
     EXPECT_EQ(*a.lines[0].value, 4);
     EXPECT_FALSE(a.lines[1].value);
     EXPECT_NE(a.lines[1].note.find("not complete"), std::string::npos);
-    EXPECT_EQ(answer_csv(info, a),
-              "workload.writers.0.rate,session.data_pages,status\n10kHz,4,ok\n100kHz,,incomplete\n");
+    EXPECT_EQ(
+        answer_csv(info, a),
+        "workload.writers.0.rate,session.data_pages,status\n10kHz,4,ok\n100kHz,,incomplete\n");
 }
 
 TEST(Table, MaximiseAtLeastAndNoneInRange) {
@@ -310,10 +311,14 @@ TEST(Table, SweepJsonRoundTrips) {
     json points = json::array();
     for (const auto& p : info.points)
         points.push_back({{"point", p.id}, {"value_index", p.value_index}});
-    const json doc = {{"spec_hash", "h"}, {"replicates", 2}, {"metrics", info.metrics},
-                      {"axes", axes},     {"points", points},
-                      {"target", {{"metric", "total.records.lost"}, {"at_most", 0},
-                                  {"minimize", "session.data_pages"}}}};
+    const json doc = {
+        {"spec_hash", "h"},
+        {"replicates", 2},
+        {"metrics", info.metrics},
+        {"axes", axes},
+        {"points", points},
+        {"target",
+         {{"metric", "total.records.lost"}, {"at_most", 0}, {"minimize", "session.data_pages"}}}};
     std::string error;
     const auto back = parse_sweep_json(doc, error);
     ASSERT_TRUE(back) << error;
@@ -332,13 +337,13 @@ TEST(Steady, TheWindowBetweenWarmupAndTheWorkloadsEnd) {
     const fs::path csv = fs::path(pattern) / "series.csv";
     std::ofstream(csv) << "time_ps,buffer,records.produced,records.delivered,records.lost,"
                           "bytes.unread,aux.bytes.produced,aux.bytes.harvested,aux.bytes.lost\n"
-                          "1000,cpu0,10,0,0,0,100,0,0\n"   // the warm-up
+                          "1000,cpu0,10,0,0,0,100,0,0\n" // the warm-up
                           "1000,cpu1,10,0,5,0,100,0,50\n"
-                          "2000,cpu0,10,8,2,0,100,0,10\n"  // in
+                          "2000,cpu0,10,8,2,0,100,0,10\n" // in
                           "2000,cpu1,10,9,1,0,100,0,0\n"
-                          "3000,cpu0,10,10,0,0,100,0,0\n"  // in
+                          "3000,cpu0,10,10,0,0,100,0,0\n" // in
                           "3000,cpu1,10,10,4,0,100,0,30\n"
-                          "3500,cpu0,0,30,0,0,0,0,7\n";    // the drain, after 3000
+                          "3500,cpu0,0,30,0,0,0,0,7\n"; // the drain, after 3000
     std::string error;
     const auto s = steady_figures(csv, 1000, 1000, 3000, error);
     ASSERT_TRUE(s) << error;

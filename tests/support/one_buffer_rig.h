@@ -61,8 +61,8 @@ struct OneBufferRig {
         p.data = phys.allocate("data", 4096, 4096);
         p.wakeup_watermark = watermark;
         rb = std::make_unique<models::PerfBuffer>(p, stats);
-        wakeup = std::make_unique<models::PerfWakeup>(
-            "wakeup", sc_core::sc_time(2, sc_core::SC_US), stats);
+        wakeup = std::make_unique<models::PerfWakeup>("wakeup", sc_core::sc_time(2, sc_core::SC_US),
+                                                      stats);
         rb->set_wakeup_sink(wakeup.get());
         models::CheckedBuffer cb;
         cb.name = "cpu0";
@@ -89,8 +89,8 @@ struct OneBufferRig {
         p.write_time = write_time;
         p.sample_type = kRigSampleType;
         p.sample_id_all = true;
-        writers.push_back(std::make_unique<models::RecordWriter>(
-            name, p, scheduler(), 0, *rb, [this] {
+        writers.push_back(
+            std::make_unique<models::RecordWriter>(name, p, scheduler(), 0, *rb, [this] {
                 if (--running == 0 && consumer) consumer->workload_exited();
             }));
         ++running;
@@ -101,10 +101,10 @@ struct OneBufferRig {
         p.copy_bandwidth = 1e9;
         p.write_bandwidth = 1e9;
         if (p.mmap_flush == 0) p.mmap_flush = 1; // perf's default --mmap-flush
-        models::ConsumerMmap m{rb.get(), wakeup.get(), &stats, rb->params().user_page,
-                               rb->params().data, 4096, false, false};
-        consumer = std::make_unique<models::PerfConsumer>(
-            "consumer", p, mem.agent("cpu1"), std::vector<models::ConsumerMmap>{m});
+        models::ConsumerMmap m{rb.get(),          wakeup.get(), &stats, rb->params().user_page,
+                               rb->params().data, 4096,         false,  false};
+        consumer = std::make_unique<models::PerfConsumer>("consumer", p, mem.agent("cpu1"),
+                                                          std::vector<models::ConsumerMmap>{m});
         consumer->add_observer(checker.get());
         consumer->add_observer(&end);
     }
@@ -116,7 +116,8 @@ struct OneBufferRig {
 inline void run_until(uint64_t t_ps) {
     const uint64_t now = sc_core::sc_time_stamp().value();
     if (t_ps > now) sc_core::sc_start(sc_core::sc_time(double(t_ps - now), sc_core::SC_PS));
-    while (sc_core::sc_pending_activity_at_current_time()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    while (sc_core::sc_pending_activity_at_current_time())
+        sc_core::sc_start(sc_core::SC_ZERO_TIME);
 }
 
 } // namespace ringsim::test

@@ -22,7 +22,8 @@ TEST(Arrivals, PoissonMeanRate) {
     ArrivalProcess a(p, 7);
     Picos last = 0;
     const int n = 20000;
-    for (int i = 0; i < n; ++i) last = a.next();
+    for (int i = 0; i < n; ++i)
+        last = a.next();
     const double mean_us = double(last) / n / 1e6;
     EXPECT_NEAR(mean_us, 10.0, 0.3);
 }

@@ -32,7 +32,9 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-size_t idx(GapCause c) { return static_cast<size_t>(c); }
+size_t idx(GapCause c) {
+    return static_cast<size_t>(c);
+}
 
 struct Run {
     uint64_t off, n;
@@ -66,7 +68,8 @@ struct Rig {
     Bytes commit(uint64_t aux_off, const std::vector<Run>& runs, bool barrier, uint64_t seq,
                  bool record_written = true) {
         EtrFrameLog log;
-        for (const Run& r : runs) log.append(src.trace_id(), r.off, r.n);
+        for (const Run& r : runs)
+            log.append(src.trace_id(), r.off, r.n);
         AuxCommit c;
         c.aux = 0;
         c.aux_off = aux_off;
@@ -76,9 +79,9 @@ struct Rig {
         if (barrier) insert_barrier_packet(bytes.data());
         const size_t at = bytes.size();
         bytes.resize(at + log.frames() * kFrameSize);
-        log.materialize(0, log.frames(),
-                        [this](uint8_t) -> const EtmStream& { return src.stream(); },
-                        bytes.data() + at);
+        log.materialize(
+            0, log.frames(), [this](uint8_t) -> const EtmStream& { return src.stream(); },
+            bytes.data() + at);
         c.size = bytes.size();
         c.stores = {{aux_off, c.size, seq}};
         c.bytes = bytes;
@@ -104,7 +107,8 @@ struct Rig {
     uint64_t gaps(GapCause c) const { return stats().gaps_by_cause[idx(c)]; }
     uint64_t all_gaps() const {
         uint64_t n = 0;
-        for (uint64_t g : checker->books(0).gaps_by_cause) n += g;
+        for (uint64_t g : checker->books(0).gaps_by_cause)
+            n += g;
         return n;
     }
 };
@@ -189,7 +193,7 @@ TEST(AuxChecker, LossInsideAPacketIsOneSinkWrapGap) {
     Rig r(4, 4096);
     loss_inside_a_packet(r);
     EXPECT_EQ(r.stats().decoded_packets, 7u + 24u); // 0..6, 16..39
-    EXPECT_EQ(r.gaps(GapCause::sink_wrap), 1u);   // counts 7..15
+    EXPECT_EQ(r.gaps(GapCause::sink_wrap), 1u);     // counts 7..15
     EXPECT_EQ(r.all_gaps(), 1u);
     EXPECT_EQ(r.stats().violations_total, 0u);
     // Decoded: [0, 84) and [198, 460) (262); the rest is lost to the wrap, at least the 98
@@ -333,9 +337,15 @@ void wrong_byte(uint64_t read_seq, bool stale) {
     EXPECT_EQ(r.checker->violations()[0].barriers, stale ? "B, C" : "A, D");
 }
 
-TEST(AuxChecker, WrongByteFromAnOlderStoreIsStale) { wrong_byte(7, true); }
-TEST(AuxChecker, WrongByteFromNoKnownStoreIsStale) { wrong_byte(0, true); }
-TEST(AuxChecker, WrongByteFromANewerStoreIsOverwritten) { wrong_byte(12, false); }
+TEST(AuxChecker, WrongByteFromAnOlderStoreIsStale) {
+    wrong_byte(7, true);
+}
+TEST(AuxChecker, WrongByteFromNoKnownStoreIsStale) {
+    wrong_byte(0, true);
+}
+TEST(AuxChecker, WrongByteFromANewerStoreIsOverwritten) {
+    wrong_byte(12, false);
+}
 
 // Committed and recorded, never read: all 460 bytes unread, no gap cause, no violation.
 TEST(AuxChecker, CommitNeverReadIsUnread) {

@@ -26,8 +26,7 @@ uint64_t u(const nlohmann::json& j, const char* a, const char* b) {
 
 void expect_books_close(const nlohmann::json& a) {
     EXPECT_EQ(u(a, "bytes", "produced"), u(a, "bytes", "delivered") + u(a, "bytes", "lost") +
-                                             u(a, "bytes", "unread") +
-                                             u(a, "bytes", "corrupted"));
+                                             u(a, "bytes", "unread") + u(a, "bytes", "corrupted"));
     uint64_t by_cause = 0;
     for (const char* c : {"fifo_overflow", "sink_wrap", "aux_shortage", "memerr",
                           "snapshot_overwrite", "record_lost", "sink_stopped"})
@@ -41,9 +40,9 @@ void expect_books_close(const nlohmann::json& a) {
 TEST(AuxPath, SystemWideSharedEtrHarvestedOnlyAtExit) {
     const auto a = aux_stats("scenarios/etr-system-wide.json");
     expect_books_close(a);
-    EXPECT_EQ(a.at("driver").at("harvests").get<int>(), 1);  // P3: only at the stop at exit
+    EXPECT_EQ(a.at("driver").at("harvests").get<int>(), 1); // P3: only at the stop at exit
     EXPECT_EQ(a.at("driver").at("harvests_skipped_shared").get<int>(), 3); // E5: 3 non-last
-    EXPECT_EQ(a.at("driver").at("wrapped_captures").get<int>(), 1);         // D3
+    EXPECT_EQ(a.at("driver").at("wrapped_captures").get<int>(), 1);        // D3
     EXPECT_GT(u(a, "lost_by_cause", "sink_wrap"), 0u);
     EXPECT_EQ(a.at("truncated").get<int>(), 1);
     EXPECT_EQ(u(a, "violations", "total"), 0u);
@@ -79,7 +78,8 @@ TEST(AuxPath, SinkWrapTruncatesWithBarrierPackets) {
     const auto a = aux_stats("scenarios/etr-wrap.json");
     expect_books_close(a);
     EXPECT_GT(u(a, "lost_by_cause", "sink_wrap"), 0u);
-    EXPECT_EQ(a.at("truncated").get<uint64_t>(), a.at("driver").at("barrier_packets").get<uint64_t>());
+    EXPECT_EQ(a.at("truncated").get<uint64_t>(),
+              a.at("driver").at("barrier_packets").get<uint64_t>());
     EXPECT_EQ(a.at("truncated_delivered").get<uint64_t>(), a.at("truncated").get<uint64_t>());
     EXPECT_GT(u(a, "event", "kernel_disables"), 0u); // A6
     EXPECT_GT(u(a, "event", "reenables"), 0u);       // A9
@@ -102,8 +102,8 @@ TEST(AuxPath, SnapshotOverwritesWithoutTruncation) {
     const auto a = aux_stats("scenarios/snapshot.json");
     expect_books_close(a);
     EXPECT_GT(u(a, "lost_by_cause", "snapshot_overwrite"), 0u); // D6, E6
-    EXPECT_EQ(a.at("truncated").get<int>(), 0);                  // E6: never in snapshot mode
-    EXPECT_EQ(u(a, "consumer", "snapshots"), 4u);                // three SIGUSR2 + exit
+    EXPECT_EQ(a.at("truncated").get<int>(), 0);                 // E6: never in snapshot mode
+    EXPECT_EQ(u(a, "consumer", "snapshots"), 4u);               // three SIGUSR2 + exit
     EXPECT_EQ(u(a, "violations", "total"), 0u);
 }
 
@@ -111,8 +111,8 @@ TEST(AuxPath, SnapshotOverwritesWithoutTruncation) {
 // without it, what the final stops committed after the last SIGUSR2 stays unread.
 TEST(AuxPath, ALastSnapshotAtExitOnlyWithE) {
     const auto with_e = aux_stats("scenarios/snapshot.json");
-    const auto plain = aux_stats("scenarios/snapshot.json",
-                                 "--set session.aux.snapshot_on_exit=false");
+    const auto plain =
+        aux_stats("scenarios/snapshot.json", "--set session.aux.snapshot_on_exit=false");
     expect_books_close(plain);
     EXPECT_EQ(u(plain, "consumer", "snapshots"), 3u); // the three SIGUSR2 only
     EXPECT_EQ(u(with_e, "bytes", "unread"), 0u);
@@ -123,7 +123,8 @@ TEST(AuxPath, ALastSnapshotAtExitOnlyWithE) {
 
 TEST(AuxPath, MemErrDiscardsTheWholeCaptureSilently) {
     // D10: the captures running at 3 ms and 7 ms end with STS.MemErr: len 0, no record.
-    const auto a = aux_stats("scenarios/etr-per-thread.json", "--set 'etr.memerr_at=[\"3ms\",\"7ms\"]'");
+    const auto a =
+        aux_stats("scenarios/etr-per-thread.json", "--set 'etr.memerr_at=[\"3ms\",\"7ms\"]'");
     expect_books_close(a);
     EXPECT_EQ(u(a, "driver", "memerr_captures"), 2u);
     EXPECT_EQ(u(a, "gaps_by_cause", "memerr"), 2u);
@@ -147,9 +148,8 @@ TEST(AuxPath, TraceAboveTheMemoryBandwidthOverflowsTheFifo) {
 // is modelled), so the decoder can join a count packet's first bytes with a later packet's
 // last ones and decode the count: the dropped bytes inside stay booked lost, never decoded.
 TEST(AuxPath, FifoOverflowMidPacketKeepsTheBooks) {
-    for (const auto& [scenario, rate] :
-         {std::pair{"scenarios/etr-per-thread.json", "3GB/s"},
-          std::pair{"scenarios/etr-system-wide.json", "600MB/s"}}) {
+    for (const auto& [scenario, rate] : {std::pair{"scenarios/etr-per-thread.json", "3GB/s"},
+                                         std::pair{"scenarios/etr-system-wide.json", "600MB/s"}}) {
         const auto a = aux_stats(scenario, std::string("--set trace.rate=") + rate);
         expect_books_close(a);
         EXPECT_GT(u(a, "sink", "overflow_bytes"), 0u) << scenario;
@@ -175,7 +175,8 @@ TEST(AuxPath, AMalformedScatterGatherTableLosesEveryCaptureToMemErr) {
     for (const char* fault : {"invalid_entry", "missing_link", "last_too_early"}) {
         const auto a = aux_stats("scenarios/etr-per-thread.json",
                                  std::string("--set etr.buffer_size=4MiB --set etr.mode=sg "
-                                             "--set etr.sg_table_fault=") + fault);
+                                             "--set etr.sg_table_fault=") +
+                                     fault);
         expect_books_close(a);
         EXPECT_EQ(u(a, "bytes", "delivered"), 0u) << fault;
         EXPECT_EQ(u(a, "bytes", "lost"), u(a, "lost_by_cause", "memerr")) << fault;

@@ -5,7 +5,9 @@
 
 using ringsim::models::perf::auxtrace_read;
 
-TEST(AuxtraceRead, NothingNew) { EXPECT_TRUE(auxtrace_read(100, 100, 4096, false, 0).nothing()); }
+TEST(AuxtraceRead, NothingNew) {
+    EXPECT_TRUE(auxtrace_read(100, 100, 4096, false, 0).nothing());
+}
 
 TEST(AuxtraceRead, OneChunk) {
     const auto r = auxtrace_read(100, 1100, 4096, false, 0);

@@ -40,15 +40,20 @@ using Bytes = std::vector<uint8_t>;
 constexpr uint64_t kPage = 4096;
 constexpr Picos kUs = 1'000'000;
 
-Picos now() { return sc_core::sc_time_stamp().value(); }
+Picos now() {
+    return sc_core::sc_time_stamp().value();
+}
 void wait_until(Picos t) {
     if (t > now()) sc_core::wait(sc_time(double(t - now()), SC_PS));
 }
 
-uint8_t trace_byte(unsigned buf, uint64_t pos) { return uint8_t(pos % 251 + 100 * buf); }
+uint8_t trace_byte(unsigned buf, uint64_t pos) {
+    return uint8_t(pos % 251 + 100 * buf);
+}
 Bytes trace(unsigned buf, uint64_t pos, uint64_t n) {
     Bytes v;
-    for (uint64_t p = pos; p < pos + n; ++p) v.push_back(trace_byte(buf, p));
+    for (uint64_t p = pos; p < pos + n; ++p)
+        v.push_back(trace_byte(buf, p));
     return v;
 }
 
@@ -133,7 +138,8 @@ struct Rig {
             m.aux_offset = perf::default_aux_offset(kPage, kPage);
             m.area.name = "buf" + std::to_string(i);
             m.area.user_page = b.up;
-            for (uint64_t k = 0; k < b.aux_size / kPage; ++k) m.area.pages.push_back(b.aux + k * kPage);
+            for (uint64_t k = 0; k < b.aux_size / kPage; ++k)
+                m.area.pages.push_back(b.aux + k * kPage);
             m.area.data_size = kPage;
             m.area.aux = b.core.get();
             m.area.mmu = &b.mmu;

@@ -65,7 +65,8 @@ std::vector<uint8_t> lost_record(uint64_t lost) {
 
 std::vector<uint8_t> concat(std::initializer_list<const std::vector<uint8_t>*> parts) {
     std::vector<uint8_t> out;
-    for (const auto* p : parts) out.insert(out.end(), p->begin(), p->end());
+    for (const auto* p : parts)
+        out.insert(out.end(), p->begin(), p->end());
     return out;
 }
 
@@ -158,8 +159,8 @@ struct Books {
 // header, then its body), read by load #`load`.
 std::vector<CopySource> from_stores_of(const Stored& r, uint64_t at = 0, uint64_t load = 100) {
     return {{at, perf::kHeaderSize, r.stores.header, load, 0, 0},
-            {at + perf::kHeaderSize, r.bytes.size() - perf::kHeaderSize, r.stores.body_first,
-             load, 0, 0}};
+            {at + perf::kHeaderSize, r.bytes.size() - perf::kHeaderSize, r.stores.body_first, load,
+             0, 0}};
 }
 
 } // namespace
@@ -246,7 +247,7 @@ TEST(Checker, ASecondCopyWithOtherBytesIsCheckedAgainstTheFirst) {
     Options o;
     o.d = BarrierKind::none;
     Books k(o);
-    const Stored a = k.store(0, sample(64, 1));   // stores #1, #2
+    const Stored a = k.store(0, sample(64, 1)); // stores #1, #2
     k.copy(0, a.bytes);
     const Stored y = k.store(4096, sample(64, 2)); // stores #3, #4, on a's bytes
     k.copy(0, y.bytes, from_stores_of(y));
@@ -550,7 +551,8 @@ TEST(Checker, OverwriteBufferCountsLappedRecordsOverwrittenAndRacesApart) {
     o.overwrite = o.backward = true;
     Books k(o);
     std::vector<Stored> r;
-    for (uint64_t i = 1; i <= 6; ++i) r.push_back(k.store(uint64_t(0) - 64 * i, sample(64, i)));
+    for (uint64_t i = 1; i <= 6; ++i)
+        r.push_back(k.store(uint64_t(0) - 64 * i, sample(64, i)));
     EXPECT_EQ(k.stats.records_overwritten, 2u); // records 1 and 2, by records 5 and 6
     k.copy(uint64_t(0) - 320, concat({&r[4].bytes, &r[3].bytes, &r[2].bytes, &r[1].bytes}));
     k.checker.finish();
@@ -633,7 +635,8 @@ struct KernelRig {
 // rb->lost. finish() counts that pending loss as unreported.
 TEST(Checker, APendingLossOfTheKernelIsUnreportedAtFinish) {
     KernelRig r;
-    for (int i = 0; i < 63; ++i) ASSERT_TRUE(r.write(64));
+    for (int i = 0; i < 63; ++i)
+        ASSERT_TRUE(r.write(64));
     EXPECT_FALSE(r.write(64));
     ASSERT_EQ(r.rb->pending_lost(), 1u);
     r.checker->finish();
@@ -649,7 +652,8 @@ TEST(Checker, APendingLossOfTheKernelIsUnreportedAtFinish) {
 // reported.
 TEST(Checker, RealKernelRecordsWithALostRecordCloseTheBooks) {
     KernelRig r;
-    for (int i = 0; i < 63; ++i) ASSERT_TRUE(r.write(64));
+    for (int i = 0; i < 63; ++i)
+        ASSERT_TRUE(r.write(64));
     EXPECT_FALSE(r.write(64));
     r.checker->on_copied(0, 0, r.bytes(0, 4032).data(), 4032, {}, {});
     r.user.store(r.rb->params().user_page + perf::kOffDataTail, 4032, 8);

@@ -26,8 +26,8 @@ TEST(Commands, RingsimsUsageListsEveryCommandAndEachHasItsOwn) {
 }
 
 TEST(Commands, ABadFlagPrintsThatCommandsUsageAndExitsTwo) {
-    for (const std::string cmd : {"run", "validate", "explore", "matrix", "litmus", "sweep",
-                                  "merge"}) {
+    for (const std::string cmd :
+         {"run", "validate", "explore", "matrix", "litmus", "sweep", "merge"}) {
         const auto r = ringsim::testing_support::run_command(std::string(RINGSIM_BINARY) + " " +
                                                              cmd + " --no-such-flag");
         EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;

@@ -160,6 +160,10 @@ void lost_record_case(Picos lost_cost, Picos lost_done) {
     EXPECT_EQ(r.stats.violations_total, 0u);
 }
 
-TEST(ConsumerTail, LostRecordCostsLostRecordCost) { lost_record_case(kUs, 27'096'000); }
+TEST(ConsumerTail, LostRecordCostsLostRecordCost) {
+    lost_record_case(kUs, 27'096'000);
+}
 
-TEST(ConsumerTail, LostRecordCanCostNothing) { lost_record_case(0, 26'096'000); }
+TEST(ConsumerTail, LostRecordCanCostNothing) {
+    lost_record_case(0, 26'096'000);
+}

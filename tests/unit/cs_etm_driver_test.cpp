@@ -42,7 +42,9 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Picos now() { return sc_core::sc_time_stamp().value(); }
+Picos now() {
+    return sc_core::sc_time_stamp().value();
+}
 void wait_until(Picos t) {
     if (t > now()) sc_core::wait(sc_time(double(t - now()), SC_PS));
 }
@@ -90,7 +92,8 @@ struct Records : RecordObserver {
     }
     size_t count(uint32_t t) const {
         size_t n = 0;
-        for (size_t i = 0; i < stored.size(); ++i) n += type(i) == t;
+        for (size_t i = 0; i < stored.size(); ++i)
+            n += type(i) == t;
         return n;
     }
 };
@@ -172,7 +175,8 @@ struct Rig {
     // Builds the sink and the driver, and one thread per body.
     void build(std::vector<std::function<void()>> bodies) {
         sink = std::make_unique<EtrSink>("etr", sp, etr_port, obs);
-        for (EtmSource& e : etms) sink->attach(&e);
+        for (EtmSource& e : etms)
+            sink->attach(&e);
         driver = std::make_unique<CsEtmDriver>(dp, obs);
         for (size_t i = 0; i < bodies.size(); ++i)
             scripts.push_back(std::make_unique<Script>(("script" + std::to_string(i)).c_str(),
@@ -192,7 +196,9 @@ struct Rig {
         return v;
     }
     Bytes etr(uint64_t off, uint64_t n) { return memory(sp.flat_base + off, n); }
-    Bytes aux(unsigned c, uint64_t off, uint64_t n) { return memory(outs[c].out.aux_base + off, n); }
+    Bytes aux(unsigned c, uint64_t off, uint64_t n) {
+        return memory(outs[c].out.aux_base + off, n);
+    }
     uint64_t aux_head(unsigned c) {
         return tool.load(outs[c].rb->params().user_page + perf::kOffAuxHead, 8);
     }
@@ -211,7 +217,8 @@ Bytes barrier_packet() {
 
 uint64_t source_bytes(const AuxCommit& c, uint8_t id) {
     uint64_t n = 0;
-    for (const FrameRun& r : c.runs) n += r.trace_id == id ? r.src_bytes : 0;
+    for (const FrameRun& r : c.runs)
+        n += r.trace_id == id ? r.src_bytes : 0;
     return n;
 }
 
@@ -564,7 +571,7 @@ TEST(CsEtmDriver, SnapshotCopiesEverythingAndMovesTheHeadItself) {
         r.stop(0);
     }});
     sc_core::sc_start();
-    EXPECT_EQ(begin_room, 0u); // no aux_tail, no room check (A7)
+    EXPECT_EQ(begin_room, 0u);         // no aux_tail, no room check (A7)
     EXPECT_TRUE(r.obs.losses.empty()); // what the AUX area lapped is the checker's to count
     ASSERT_EQ(r.obs.commits.size(), 1u);
     const AuxCommit& c = r.obs.commits[0];

@@ -45,24 +45,31 @@ constexpr Picos kIpi = 1 * kUs;
 constexpr Picos kIrqWork = 2 * kUs;
 constexpr Picos kFlush = 1 * kUs;
 
-Picos now() { return sc_core::sc_time_stamp().value(); }
+Picos now() {
+    return sc_core::sc_time_stamp().value();
+}
 void wait_until(Picos t) {
     if (t > now()) sc_core::wait(sc_time(double(t - now()), SC_PS));
 }
 // C(t) at 1e8 B/s: one 8-byte count packet every 80'000 ps.
-uint64_t count_at(Picos t) { return t / 80'000; }
+uint64_t count_at(Picos t) {
+    return t / 80'000;
+}
 // What a lone ETM's session [t0, t1) commits: its frames (all full but the last), and the
 // time from the stop to the commit.
 uint64_t harvest_bytes(Picos t0, Picos t1) {
     const uint64_t bytes = 14 + 8 * (count_at(t1) - count_at(t0));
     return (bytes + 13) / 14 * 16;
 }
-Picos harvest_time(Picos t0, Picos t1) { return kFlush + harvest_bytes(t0, t1); }
+Picos harvest_time(Picos t0, Picos t1) {
+    return kFlush + harvest_bytes(t0, t1);
+}
 
 // The first sched-in of a switched task strictly after t.
 Picos next_sched_in(const TaskSchedule& s, Picos t) {
     Picos c = s.next_change(t);
-    while (!s.in(c)) c = s.next_change(c);
+    while (!s.in(c))
+        c = s.next_change(c);
     return c;
 }
 
@@ -93,12 +100,14 @@ struct Records : RecordObserver {
     }
     std::vector<uint32_t> types() const {
         std::vector<uint32_t> v;
-        for (size_t i = 0; i < stored.size(); ++i) v.push_back(type(i));
+        for (size_t i = 0; i < stored.size(); ++i)
+            v.push_back(type(i));
         return v;
     }
     size_t count(uint32_t t) const {
         size_t n = 0;
-        for (size_t i = 0; i < stored.size(); ++i) n += type(i) == t;
+        for (size_t i = 0; i < stored.size(); ++i)
+            n += type(i) == t;
         return n;
     }
 };
@@ -169,7 +178,8 @@ struct Rig {
         ep.flush_latency = kFlush;
         ep.burst = 1024;
         sink = std::make_unique<EtrSink>("etr", ep, etr_port, obs);
-        for (EtmSource& e : etms) sink->attach(&e);
+        for (EtmSource& e : etms)
+            sink->attach(&e);
         CsEtmDriverParams dp;
         dp.copy_bandwidth = 1e12;
         driver = std::make_unique<CsEtmDriver>(dp, obs);
@@ -512,8 +522,7 @@ TEST(CsEtmEvent, ATruncatedHarvestDisablesTheEventUntilTheToolReenablesIt) {
     EXPECT_EQ(r.etms[0].untraced_counts(UntracedCause::stop_window), 0u);
     ASSERT_EQ(r.etms[0].untraced().size(), 1u);
     EXPECT_EQ(r.etms[0].untraced()[0].first_count, count_at(t + 80 * kUs));
-    EXPECT_EQ(r.etms[0].untraced()[0].counts,
-              count_at(t + 111 * kUs) - count_at(t + 80 * kUs));
+    EXPECT_EQ(r.etms[0].untraced()[0].counts, count_at(t + 111 * kUs) - count_at(t + 80 * kUs));
     EXPECT_EQ(r.etms[0].untraced()[0].cause, UntracedCause::aux_disabled);
     // The second session (T + 111 .. T + 131 us, about 2000 bytes) fit: no second flag.
     ASSERT_EQ(r.obs.commits.size(), 2u);

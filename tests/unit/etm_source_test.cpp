@@ -20,16 +20,20 @@ constexpr Picos kUs = 1'000'000;
 
 // 100 MB/s from 0, nothing from 1 us, 50 MB/s from 3 us.
 // Bytes by t: 100e6 B/s = 1e-4 B/ps, so 100 bytes at 1 us; still 100 at 3 us; then 5e-5 B/ps.
-TraceRate three_phases() { return TraceRate(100e6, {{1 * kUs, 0.0}, {3 * kUs, 50e6}}); }
+TraceRate three_phases() {
+    return TraceRate(100e6, {{1 * kUs, 0.0}, {3 * kUs, 50e6}});
+}
 
-uint64_t u64(TraceUnits u) { return static_cast<uint64_t>(u); }
+uint64_t u64(TraceUnits u) {
+    return static_cast<uint64_t>(u);
+}
 
 } // namespace
 
 TEST(TraceRate, UnitsAreExactBytesTimesPicos) {
     const TraceRate r = three_phases();
     EXPECT_EQ(u64(r.units_until(0)), 0u);
-    EXPECT_EQ(u64(r.units_until(1)), 100'000'000u);            // 100e6 * 1 ps
+    EXPECT_EQ(u64(r.units_until(1)), 100'000'000u);               // 100e6 * 1 ps
     EXPECT_EQ(u64(r.units_until(1 * kUs)), 100'000'000'000'000u); // 1e14 = 100 bytes
     EXPECT_EQ(u64(r.units_until(3 * kUs)), 100'000'000'000'000u); // the 0 phase adds nothing
     // + 50e6 * 1e6 = 5e13: 150 bytes at 4 us.
@@ -120,7 +124,7 @@ TEST(EtmSource, ProducesExactlyTheCountsDue) {
     EXPECT_FALSE(s.running());
     EXPECT_EQ(s.stream().size(), 138u);
     EXPECT_EQ(s.produce_until(5 * kUs), 138u); // stopped: nothing
-    s.stop(5 * kUs);                          // stopping twice is harmless
+    s.stop(5 * kUs);                           // stopping twice is harmless
     EXPECT_EQ(s.stream().counts_produced(), 12u);
     EXPECT_TRUE(s.untraced().empty());
 }
@@ -180,8 +184,8 @@ TEST(EtmSource, StreamBytesEqualEtmEncoderForTheSameStarts) {
     const TraceRate r = three_phases();
     EtmSource s("etm0", 0x10, r, 4);
     s.start(0, UntracedCause::stop_window);
-    s.produce_until(500'000);  // 50 bytes: counts 0..5
-    s.produce_until(960'000);  // counts 6..11
+    s.produce_until(500'000); // 50 bytes: counts 0..5
+    s.produce_until(960'000); // counts 6..11
     s.stop(2 * kUs);
     s.start(4'040'000, UntracedCause::aux_disabled); // count 19
     s.stop(5 * kUs);                                 // counts 19..24

@@ -54,7 +54,8 @@ TEST(EtrAlloc, SgPagesAreEveryPageOfThePoolInASeededOrderWithTheirOwnTable) {
     EXPECT_EQ(b.sg_table.size(), coresight::sg_table_pages(pages));
     // The table pages are outside the data pages.
     const std::set<Addr> data(b.sg_pages.begin(), b.sg_pages.end());
-    for (Addr t : b.sg_table) EXPECT_EQ(data.count(t), 0u);
+    for (Addr t : b.sg_table)
+        EXPECT_EQ(data.count(t), 0u);
 
     // The same seed gives the same order (in fresh memory), another seed another order.
     PhysicalMemory again, other;

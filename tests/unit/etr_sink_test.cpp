@@ -34,7 +34,9 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Picos now() { return sc_core::sc_time_stamp().value(); }
+Picos now() {
+    return sc_core::sc_time_stamp().value();
+}
 void wait_until(Picos t) {
     if (t > now()) sc_core::wait(sc_time(double(t - now()), SC_PS));
 }
@@ -345,10 +347,11 @@ TEST(EtrSink, TwoSourcesInterleaveByBurst) {
     const struct {
         const EtmSource* s;
         uint64_t off, n;
-    } order[] = {{&r.a, 0, 14},     {&r.b, 0, 14},     {&r.a, 14, 504},  {&r.b, 14, 504},
-                 {&r.a, 518, 518},  {&r.b, 518, 518},  {&r.a, 1036, 474}, {&r.b, 1036, 462},
-                 {&r.b, 1498, 12}};
-    for (const auto& o : order) reference_frames(o.s->stream(), o.off, o.n, expected);
+    } order[] = {{&r.a, 0, 14},     {&r.b, 0, 14},     {&r.a, 14, 504},
+                 {&r.b, 14, 504},   {&r.a, 518, 518},  {&r.b, 518, 518},
+                 {&r.a, 1036, 474}, {&r.b, 1036, 462}, {&r.b, 1498, 12}};
+    for (const auto& o : order)
+        reference_frames(o.s->stream(), o.off, o.n, expected);
     ASSERT_EQ(expected.size(), 3456u);
     expected.resize(4096, 0);
     EXPECT_EQ(mem, expected);
@@ -515,12 +518,12 @@ TEST(EtrSink, ScatterGatherBufferHoldsTheSameBytesAtTranslatedAddresses) {
 // table the driver could not have built is STS.MemErr for the capture (E4, D10).
 struct SgRig : Rig {
     Addr pool = 0;
-    SgRig(uint64_t pages, SgTableFault fault)
-        : Rig(pages * kSgPageSize, 1e12, 4096) {
+    SgRig(uint64_t pages, SgTableFault fault) : Rig(pages * kSgPageSize, 1e12, 4096) {
         pool = phys.allocate("etr.sg_pages", pages * kSgPageSize, kSgPageSize);
         const Addr table = phys.allocate("etr.sg_table", 2 * kSgPageSize, kSgPageSize);
         p.sg = true;
-        for (uint64_t i = 0; i < pages; ++i) p.sg_pages.push_back(pool + i * kSgPageSize);
+        for (uint64_t i = 0; i < pages; ++i)
+            p.sg_pages.push_back(pool + i * kSgPageSize);
         p.sg_table = {table, table + kSgPageSize};
         p.sg_walk = 100'000;
         p.sg_table_fault = fault;

@@ -11,7 +11,8 @@ constexpr uint64_t kMask = memwidth_mask(128);
 
 uint64_t copied(const EtrHarvest& h) {
     uint64_t n = 0;
-    for (const auto& c : h.copies) n += c.len;
+    for (const auto& c : h.copies)
+        n += c.len;
     return n;
 }
 } // namespace
@@ -33,8 +34,8 @@ TEST(EtrUpdate, FullKeepsTheWholeBufferFromRrpWithABarrierAndTruncated) {
     const auto h = etr_update_buffer(hw, false, 64 * 1024 - 1, 0, 64 * 1024, kMask);
     EXPECT_EQ(h.offset, 1000u);
     EXPECT_EQ(h.size, 8192u);
-    EXPECT_TRUE(h.lost);      // D3: the sink wrapped
-    EXPECT_TRUE(h.truncated); // normal mode
+    EXPECT_TRUE(h.lost);            // D3: the sink wrapped
+    EXPECT_TRUE(h.truncated);       // normal mode
     ASSERT_EQ(h.copies.size(), 2u); // 7192 bytes to the ETR end, then 1000 from its start
     EXPECT_EQ(h.copies[0].etr_off, 1000u);
     EXPECT_EQ(h.copies[0].len, 7192u);

@@ -22,7 +22,9 @@ struct Golden {
     bool aux; // an AUX violation (its buffer is an AUX area)
 };
 // gtest names a failing case by this, not by the struct's bytes.
-void PrintTo(const Golden& g, std::ostream* os) { *os << g.name; }
+void PrintTo(const Golden& g, std::ostream* os) {
+    *os << g.name;
+}
 
 std::string first_explanation(const Golden& g) {
     const auto r = ringsim::testing_support::run_ringsim(
@@ -31,8 +33,8 @@ std::string first_explanation(const Golden& g) {
         const std::string buffer = x.at("buffer");
         const bool aux_buffer = buffer.size() > 4 && buffer.substr(buffer.size() - 4) == ".aux";
         if (x.at("kind") == g.kind && aux_buffer == g.aux)
-            return x.at("explanation").get<std::string>() + "Fix: " +
-                   x.at("fix").get<std::string>() + "\n";
+            return x.at("explanation").get<std::string>() +
+                   "Fix: " + x.at("fix").get<std::string>() + "\n";
     }
     return "";
 }
@@ -43,8 +45,7 @@ TEST_P(Explanations, AreWordForWordTheGoldenOnes) {
     const Golden g = GetParam();
     const std::string got = first_explanation(g);
     ASSERT_FALSE(got.empty()) << g.scenario << " seed " << g.seed << " shows no " << g.kind;
-    RINGSIM_EXPECT_GENERATED_DOC(std::string("tests/golden/explanations/") + g.name + ".txt",
-                                 got);
+    RINGSIM_EXPECT_GENERATED_DOC(std::string("tests/golden/explanations/") + g.name + ".txt", got);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -334,8 +334,7 @@ TEST_F(ExploreTest, MatrixCoversEverySubsetOnEveryModel) {
         EXPECT_EQ(row.size(), 5u);
     }
     EXPECT_NE(c.out.find("\nABCD      never  never\n"), std::string::npos) << c.out;
-    EXPECT_NE(c.out.find("\nA_C_      never  stale 2, overrun 4\n"), std::string::npos)
-        << c.out;
+    EXPECT_NE(c.out.find("\nA_C_      never  stale 2, overrun 4\n"), std::string::npos) << c.out;
     EXPECT_NE(c.out.find("the first failing cell, A_CD on arm, first fails with seed 1; replay "
                          "it:\n  ringsim run s.json --seed 1 --set barriers.data.A=ctrl --set "
                          "barriers.data.B=none --set barriers.data.C=acquire --set "
@@ -360,8 +359,8 @@ TEST_F(ExploreTest, RealBinaryExploresQuickstartWithoutViolations) {
 // Without an executable, each run is this very process forked (runner/ringsim_child.h): the
 // same results as running the binary, and the scenario's errors still stop the study.
 TEST_F(ExploreTest, ForkedRunsGiveWhatTheBinaryGives) {
-    const std::vector<std::string> args = {scenario(), "--runs", "3", "--jobs", "2", "--set",
-                                           "session.data_pages=1", "--json"};
+    const std::vector<std::string> args = {
+        scenario(), "--runs", "3", "--jobs", "2", "--set", "session.data_pages=1", "--json"};
     auto forked = args, binary = args;
     forked.push_back((dir / "forked.json").string());
     binary.push_back((dir / "binary.json").string());

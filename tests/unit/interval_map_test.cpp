@@ -104,14 +104,12 @@ TEST(IntervalMap, ForEachInClipsToTheRange) {
     m.insert(5, 20, 'A');
     m.insert(20, 30, 'B');
     m.insert(40, 50, 'A');
-    EXPECT_EQ(parts(m, 12, 45),
-              (std::vector<Part>{{12, 20, 'A'}, {20, 30, 'B'}, {40, 45, 'A'}}));
+    EXPECT_EQ(parts(m, 12, 45), (std::vector<Part>{{12, 20, 'A'}, {20, 30, 'B'}, {40, 45, 'A'}}));
     EXPECT_EQ(parts(m, 0, 5), std::vector<Part>{});   // before everything
     EXPECT_EQ(parts(m, 30, 40), std::vector<Part>{}); // the hole exactly
     EXPECT_EQ(parts(m, 25, 26), (std::vector<Part>{{25, 26, 'B'}}));
     EXPECT_EQ(parts(m, 49, 1000), (std::vector<Part>{{49, 50, 'A'}}));
-    EXPECT_EQ(parts(m, 0, 1000),
-              (std::vector<Part>{{5, 20, 'A'}, {20, 30, 'B'}, {40, 50, 'A'}}));
+    EXPECT_EQ(parts(m, 0, 1000), (std::vector<Part>{{5, 20, 'A'}, {20, 30, 'B'}, {40, 50, 'A'}}));
 }
 
 TEST(IntervalMap, FindIsHalfOpen) {

@@ -38,17 +38,16 @@
 // The confidence interval: losses come in bursts (the buffer stays full for a while), so
 // lost/produced of one run is not a binomial proportion and the binomial interval would be
 // too narrow. Each point runs R = 20 independent replications (the sweep's replicates, each an
-// independent run from an empty buffer with its own seed), and the interval is the mean of their loss
-// fractions +- t(0.995, 19) s / sqrt(R), s their sample standard deviation: correlation
-// inside a run only widens s. The initial transient (an empty buffer at t = 0) lasts a few
-// records out of tens of thousands per replication. The records per point are set so that
-// the half-width is below 10% of P_K, and the test checks that too. With 12 points each at
-// 99%, a perfect M/M/1/K would still miss at one point or more for about one seed set in
-// nine. The seeds derive from the spec's seed and the points' ids, which hash the resolved
-// scenario: the outcome is deterministic, but a change that only adds a scenario key moves
-// every seed. A model error shows as a deviation of one sign at many points, or far outside
-// the interval; one point just outside it, after such a change, is the 1-in-100 of a 99%
-// interval (the test prints every point's deviation to tell them apart).
+// independent run from an empty buffer with its own seed), and the interval is the mean of their
+// loss fractions +- t(0.995, 19) s / sqrt(R), s their sample standard deviation: correlation inside
+// a run only widens s. The initial transient (an empty buffer at t = 0) lasts a few records out of
+// tens of thousands per replication. The records per point are set so that the half-width is below
+// 10% of P_K, and the test checks that too. With 12 points each at 99%, a perfect M/M/1/K would
+// still miss at one point or more for about one seed set in nine. The seeds derive from the spec's
+// seed and the points' ids, which hash the resolved scenario: the outcome is deterministic, but a
+// change that only adds a scenario key moves every seed. A model error shows as a deviation of one
+// sign at many points, or far outside the interval; one point just outside it, after such a change,
+// is the 1-in-100 of a 99% interval (the test prints every point's deviation to tell them apart).
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -69,7 +68,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr double kMu = 1e6;     // 1 / per_record_cost
+constexpr double kMu = 1e6; // 1 / per_record_cost
 constexpr int kReplications = 20;
 constexpr double kT99 = 2.8609; // Student's t, 0.995 quantile, 19 degrees of freedom
 constexpr double kPageSize = 4096;
@@ -95,8 +94,8 @@ TEST(Mm1k, EveryPointOfTheSweepHasPKWithinIts99PercentInterval) {
     const fs::path dir = fs::temp_directory_path() / ("ringsim-mm1k-" + std::to_string(getpid()));
     fs::remove_all(dir);
     const std::string cmd = std::string(RINGSIM_BINARY) + " sweep " + RINGSIM_SOURCE_DIR +
-                            "/scenarios/sweeps/mm1k.json --jobs 2 --out " + dir.string() +
-                            " > " + dir.string() + ".log 2>&1";
+                            "/scenarios/sweeps/mm1k.json --jobs 2 --out " + dir.string() + " > " +
+                            dir.string() + ".log 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << "see " << dir.string() << ".log";
 
     std::map<std::string, PointRuns> points; // by point id

@@ -28,7 +28,8 @@ MmuParams params(MappingPolicy policy, unsigned tlb = 4) {
 
 std::vector<Addr> pages(Addr base, uint64_t n) {
     std::vector<Addr> v;
-    for (uint64_t i = 0; i < n; ++i) v.push_back(base + i * kPage);
+    for (uint64_t i = 0; i < n; ++i)
+        v.push_back(base + i * kPage);
     return v;
 }
 
@@ -115,9 +116,9 @@ TEST(Mmu, AWriteToAnyPageButTheControlPageIsAccessFault) {
 TEST(Mmu, AccessesOutsideOrAcrossMappingsAreModelErrors) {
     AddressSpace as(params(MappingPolicy::eager));
     const Addr v = as.mmap("cpu0", {0x10000, 0x50000}, 0, true, nullptr);
-    EXPECT_THROW(as.translate(v + 3 * kPage, 8, false), ModelError);      // unmapped
-    EXPECT_THROW(as.translate(v + kPage - 4, 8, false), ModelError);      // discontiguous
-    EXPECT_THROW(as.translate(v + kPage, 2 * kPage, false), ModelError);  // past the end
+    EXPECT_THROW(as.translate(v + 3 * kPage, 8, false), ModelError);     // unmapped
+    EXPECT_THROW(as.translate(v + kPage - 4, 8, false), ModelError);     // discontiguous
+    EXPECT_THROW(as.translate(v + kPage, 2 * kPage, false), ModelError); // past the end
 }
 
 // The port pays the cost in simulated time on the calling thread, then issues the access

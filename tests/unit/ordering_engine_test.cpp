@@ -14,15 +14,13 @@ struct Engine : ::testing::Test {
     std::unique_ptr<OrderingEngine> e;
     unsigned p0 = 0, p1 = 0;
 
-    void make(MemoryModel m, TimingPolicy pol, TimingBounds b = {100, 50, 100},
-              uint64_t seed = 1) {
+    void make(MemoryModel m, TimingPolicy pol, TimingBounds b = {100, 50, 100}, uint64_t seed = 1) {
         e = std::make_unique<OrderingEngine>(mem, m, pol, seed);
         p0 = e->add_agent("cpu0", b);
         p1 = e->add_agent("cpu1", b);
     }
     uint64_t store(unsigned a, Picos t, Addr at, uint64_t v, bool release = false) {
-        return e->store(a, t, at, reinterpret_cast<const uint8_t*>(&v), 8, release,
-                        Barrier::none);
+        return e->store(a, t, at, reinterpret_cast<const uint8_t*>(&v), 8, release, Barrier::none);
     }
     uint64_t read(const LoadTicket& t, Picos now, std::vector<ByteSource>* src = nullptr) {
         uint64_t v = 0;
@@ -89,8 +87,10 @@ TEST_F(Engine, EarlyLoadReadsThePast) {
     for (int i = 0; i < 32; ++i) {
         const LoadTicket t = e->load(p1, 1400 + 2 * i, x, 8, false, Barrier::none);
         const uint64_t v = read(t, 1400 + 2 * i);
-        if (t.perform < 1000) early_old |= v == 0;
-        else late_new |= v == 5;
+        if (t.perform < 1000)
+            early_old |= v == 0;
+        else
+            late_new |= v == 5;
         EXPECT_EQ(v, t.perform >= 1000 ? 5u : 0u);
     }
     EXPECT_TRUE(late_new);
@@ -102,8 +102,10 @@ TEST_F(Engine, LateLoadCannotBeReadBeforeItPerforms) {
     LoadTicket late{};
     for (Picos t = 0; t < 64 && late.perform == 0; ++t) {
         const LoadTicket l = e->load(p1, t, x, 8, false, Barrier::none);
-        if (l.perform > t) late = l;
-        else read(l, t);
+        if (l.perform > t)
+            late = l;
+        else
+            read(l, t);
     }
     ASSERT_GT(late.perform, late.issue);
     EXPECT_THROW(read(late, late.issue), ModelError);
@@ -156,8 +158,8 @@ TEST_F(Engine, StoresPerformingAfterTheirBranchResolvedAreSquashedEvenLate) {
         const uint64_t seen = read(t, std::max(t.perform, late + 10'000));
         bool escaped = seen == 0; // x as it was before any of them
         for (const uint64_t s : stores)
-            escaped |= e->store_record(s)->perform < branch.perform &&
-                       seen == e->store_record(s)->value;
+            escaped |=
+                e->store_record(s)->perform < branch.perform && seen == e->store_record(s)->value;
         EXPECT_TRUE(escaped) << "saw " << seen << ", a squashed store's value";
     }
 }
@@ -245,8 +247,10 @@ TEST_F(Copy, TsoLinesPerformInOrderAndArmLinesEachWithinTheirBounds) {
         Picos last = 0;
         for (const ByteSource& r : src) {
             EXPECT_GE(r.load_perform + 50'000, r.load_issue);
-            if (m == MemoryModel::tso) EXPECT_GE(r.load_perform, last); // loads stay in order
-            else EXPECT_LE(r.load_perform, r.load_issue + 100'000);
+            if (m == MemoryModel::tso)
+                EXPECT_GE(r.load_perform, last); // loads stay in order
+            else
+                EXPECT_LE(r.load_perform, r.load_issue + 100'000);
             last = std::max(last, r.load_perform);
         }
         EXPECT_EQ(c.perform, last);

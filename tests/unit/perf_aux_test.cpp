@@ -79,9 +79,9 @@ TEST_F(Aux, RecordThenAuxHeadNormalMode) {
     aux->output_end(h, kernel, 4096, *rb, ctx);
     ASSERT_EQ(records.stored.size(), 1u);
     EXPECT_EQ(last_record().header.type, uint32_t(PERF_RECORD_AUX));
-    EXPECT_EQ(aux_field(0), 0u);     // offset: the first new byte (A5)
-    EXPECT_EQ(aux_field(8), 4096u);  // size
-    EXPECT_EQ(aux_field(16), 0u);    // flags
+    EXPECT_EQ(aux_field(0), 0u);    // offset: the first new byte (A5)
+    EXPECT_EQ(aux_field(8), 4096u); // size
+    EXPECT_EQ(aux_field(16), 0u);   // flags
     EXPECT_EQ(user.load(up + perf::kOffAuxHead, 8), 4096u);
     ASSERT_TRUE(aux->output_begin(h, kernel, *rb));
     aux->output_end(h, kernel, 100, *rb, ctx);

@@ -32,8 +32,8 @@ struct Fixture : ::testing::Test {
     std::unique_ptr<PerfBuffer> rb;
     perf::RecordContext ctx;
 
-    void make(uint64_t pages, bool overwrite = false, bool backward = false,
-              uint64_t watermark = 0, uint64_t wakeup_events = 0) {
+    void make(uint64_t pages, bool overwrite = false, bool backward = false, uint64_t watermark = 0,
+              uint64_t wakeup_events = 0) {
         PerfBufferParams p;
         p.name = "rb";
         p.page_size = 4096;
@@ -78,7 +78,8 @@ TEST_F(Fixture, CircSpaceKeepsOneByteFree) {
     // R1: an empty 4 KiB buffer offers 4095 bytes, so 63 records of 64 bytes fit, not 64.
     make(1);
     int written = 0;
-    while (write(64)) ++written;
+    while (write(64))
+        ++written;
     EXPECT_EQ(written, 63);
     EXPECT_EQ(head(), 63u * 64);
     EXPECT_EQ(stats.records_lost, 1u);
@@ -87,7 +88,8 @@ TEST_F(Fixture, CircSpaceKeepsOneByteFree) {
 
 TEST_F(Fixture, LostRecordGoesInFrontOfTheNextRecordThatFits) {
     make(1);
-    while (write(64)) {}
+    while (write(64)) {
+    }
     EXPECT_FALSE(write(64)); // a second loss
     EXPECT_EQ(rb->pending_lost(), 2u);
     // 95 bytes of room: the record alone would fit, LOST (56) + record (64) does not (R5).
@@ -108,7 +110,8 @@ TEST_F(Fixture, LostRecordGoesInFrontOfTheNextRecordThatFits) {
 
 TEST_F(Fixture, RecordStraddlesTheBufferEnd) {
     make(1);
-    for (int i = 0; i < 63; ++i) ASSERT_TRUE(write(64));
+    for (int i = 0; i < 63; ++i)
+        ASSERT_TRUE(write(64));
     set_tail(63 * 64);
     ASSERT_TRUE(write(96)); // starts 64 bytes before the end, wraps 32 bytes to page 0
     const auto& [pos, bytes] = rec.stored.back();
@@ -136,7 +139,8 @@ TEST_F(Fixture, ARecordIsItsHeaderThenOneStorePerCacheLineOfItsBody) {
     ASSERT_TRUE(write(96));
     EXPECT_EQ(pieces(),
               (std::vector<std::pair<uint64_t, uint64_t>>{{40, 8}, {48, 16}, {64, 64}, {128, 8}}));
-    for (int i = 0; i < 60; ++i) ASSERT_TRUE(write(64));
+    for (int i = 0; i < 60; ++i)
+        ASSERT_TRUE(write(64));
     set_tail(rec.stored.back().first);
     ASSERT_TRUE(write(160)); // at 3976: its header, the rest of that line, the last line,
                              // then 40 bytes past the buffer's end, at its start
@@ -148,7 +152,8 @@ TEST_F(Fixture, WatermarkStepsOncePerReservation) {
     // R6: wakeup when head - rb->wakeup > watermark, one watermark step per reservation.
     make(1, false, false, 1024);
     EXPECT_EQ(rb->watermark(), 1024u);
-    for (int i = 0; i < 16; ++i) ASSERT_TRUE(write(64)); // head = 1024: not above it
+    for (int i = 0; i < 16; ++i)
+        ASSERT_TRUE(write(64)); // head = 1024: not above it
     EXPECT_EQ(rec.wakeups, 0);
     ASSERT_TRUE(write(64)); // 1088 > 1024
     EXPECT_EQ(rec.wakeups, 1);
@@ -159,7 +164,8 @@ TEST_F(Fixture, WatermarkStepsOncePerReservation) {
 // the u16 header): every reservation fails, even in an empty buffer, and nothing is written.
 TEST_F(Fixture, ARecordLargerThanTheRoomOfAnEmptyBufferIsAlwaysLost) {
     make(1);
-    for (int i = 0; i < 5; ++i) EXPECT_FALSE(write(4096)); // 4095 bytes of room at most
+    for (int i = 0; i < 5; ++i)
+        EXPECT_FALSE(write(4096)); // 4095 bytes of room at most
     EXPECT_EQ(head(), 0u);
     EXPECT_EQ(stats.records_lost, 5u);
     EXPECT_EQ(rb->pending_lost(), 5u);
@@ -171,7 +177,7 @@ TEST_F(Fixture, ARecordLargerThanTheRoomOfAnEmptyBufferIsAlwaysLost) {
 // so every later record is lost too, however much room the reader makes.
 TEST_F(Fixture, ARecordThatFitsOnlyWithoutLostIsLostForeverAfterTheFirstLoss) {
     make(1);
-    ASSERT_TRUE(write(4056)); // 4056 <= 4095; 56 + 4056 > 4095
+    ASSERT_TRUE(write(4056));  // 4056 <= 4095; 56 + 4056 > 4095
     EXPECT_FALSE(write(4056)); // no room behind the first: the first loss
     for (int i = 0; i < 4; ++i) {
         set_tail(head()); // the reader has read everything: an empty buffer
@@ -188,7 +194,8 @@ TEST_F(Fixture, ARecordThatFitsOnlyWithoutLostIsLostForeverAfterTheFirstLoss) {
 // per event that lost any.
 TEST_F(Fixture, EveryLossCountsInItsEventsLostSamples) {
     make(1);
-    while (write(64)) {}
+    while (write(64)) {
+    }
     ctx.id = 7;
     EXPECT_FALSE(write(64));
     EXPECT_FALSE(write(64));
@@ -258,7 +265,8 @@ TEST_F(Fixture, PausedBufferCountsLossWithoutWriting) {
 
 TEST_F(Fixture, OverwriteModeNeverChecksTheTail) {
     make(1, true);
-    for (int i = 0; i < 200; ++i) ASSERT_TRUE(write(64));
+    for (int i = 0; i < 200; ++i)
+        ASSERT_TRUE(write(64));
     EXPECT_EQ(head(), 200u * 64);
     EXPECT_EQ(stats.records_lost, 0u);
 }

@@ -34,7 +34,9 @@ namespace {
 constexpr uint64_t kDataSize = 4096;
 constexpr uint64_t kSampleType = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID;
 
-Picos now() { return sc_core::sc_time_stamp().value(); }
+Picos now() {
+    return sc_core::sc_time_stamp().value();
+}
 
 // Everything the consumer tells its observers, in order ('c' copied, 's' skipped,
 // 'f' finished), with the simulated time of each.
@@ -122,8 +124,8 @@ struct Rig {
     }
     void consume(const PerfConsumerParams& p) {
         const PerfBufferParams& b = rb->params();
-        ConsumerMmap m{rb.get(), wakeup.get(), &stats, b.user_page, b.data, kDataSize,
-                       b.overwrite, b.backward};
+        ConsumerMmap m{rb.get(), wakeup.get(), &stats,      b.user_page,
+                       b.data,   kDataSize,    b.overwrite, b.backward};
         consumer = std::make_unique<PerfConsumer>("consumer", p, mem.agent("cpu1"),
                                                   std::vector<ConsumerMmap>{m});
         consumer->add_observer(&log);
@@ -214,7 +216,8 @@ TEST(PerfConsumer, PushCopiesWhatIsPublishedInOnePassThenReleasesIt) {
 // start, delivered as one chunk after 384 ns.
 TEST(PerfConsumer, PushCopiesAWrappingRangeInTwoLoadsAfterAWakeup) {
     Rig r;
-    for (int i = 0; i < 62; ++i) ASSERT_TRUE(r.write(64));
+    for (int i = 0; i < 62; ++i)
+        ASSERT_TRUE(r.write(64));
     PerfConsumerParams p = tool();
     p.wakeup_latency = 1'000'000;
     r.consume(p);
@@ -225,7 +228,8 @@ TEST(PerfConsumer, PushCopiesAWrappingRangeInTwoLoadsAfterAWakeup) {
     EXPECT_EQ(r.log.copies[0].bytes.size(), 3968u);
 
     run_until(10'000'000);
-    for (int i = 0; i < 3; ++i) ASSERT_TRUE(r.write(64));
+    for (int i = 0; i < 3; ++i)
+        ASSERT_TRUE(r.write(64));
     EXPECT_EQ(r.stored.records[64].first, 4096u);
     EXPECT_EQ(r.stats.wakeups, 1u);
     run_until(12'999'999);
@@ -308,8 +312,8 @@ TEST(PerfConsumer, LibperfReadDoneStepsOverWhatItCouldNotRead) {
     ASSERT_TRUE(r.write(64));
     const PerfBufferParams& b = r.rb->params();
     const perf_event_header half{PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, 64};
-    r.kernel.store_bytes(b.data + 64, reinterpret_cast<const uint8_t*>(&half), sizeof half,
-                         false, Barrier::none);
+    r.kernel.store_bytes(b.data + 64, reinterpret_cast<const uint8_t*>(&half), sizeof half, false,
+                         Barrier::none);
     r.kernel.store(b.user_page + perf::kOffDataHead, 96, 8);
     PerfConsumerParams p = tool();
     p.reader = ReaderKind::libperf;
@@ -351,7 +355,8 @@ TEST(PerfConsumer, PushMoreThanABufferBehindDropsEverything) {
     r.consume(tool());
     run_until(1'000'000);
     EXPECT_EQ(r.consumer->polls(), 1u);
-    for (int i = 0; i < 65; ++i) ASSERT_TRUE(r.write(64));
+    for (int i = 0; i < 65; ++i)
+        ASSERT_TRUE(r.write(64));
     EXPECT_EQ(r.stats.wakeups, 1u);
     r.consumer->workload_exited();
     sc_core::sc_start();
@@ -427,7 +432,8 @@ TEST(PerfConsumer, FullOverwriteBufferIsReadBackToTheLastWholeRecord) {
     Rig r(/*overwrite=*/true, /*backward=*/true);
     r.consume(tool());
     run_until(1'000'000);
-    for (int i = 0; i < 45; ++i) ASSERT_TRUE(r.write(96));
+    for (int i = 0; i < 45; ++i)
+        ASSERT_TRUE(r.write(96));
     EXPECT_EQ(r.word(perf::kOffDataHead), uint64_t(0) - 4320);
     r.consumer->workload_exited();
     sc_core::sc_start();

@@ -16,9 +16,9 @@ using ringsim::models::Addr;
 TEST(PerfMmap, DataMappingIsOnePlusTwoToTheNPagesAtOffsetZero) {
     EXPECT_EQ(data_mmap_error(0, 9), "");
     EXPECT_EQ(data_mmap_error(0, 2), "");
-    EXPECT_NE(data_mmap_error(0, 8), "");  // 7 data pages
-    EXPECT_NE(data_mmap_error(0, 1), "");  // no data page
-    EXPECT_NE(data_mmap_error(1, 9), "");  // not at the control page
+    EXPECT_NE(data_mmap_error(0, 8), ""); // 7 data pages
+    EXPECT_NE(data_mmap_error(0, 1), ""); // no data page
+    EXPECT_NE(data_mmap_error(1, 9), ""); // not at the control page
 }
 
 TEST(PerfMmap, AuxMappingRules) {
@@ -37,8 +37,7 @@ TEST(PerfMmap, AuxMappingRules) {
     EXPECT_NE(aux_mmap_error(9 * page, 16 * page, 10 * page, 16 * page, data, page), "");
     EXPECT_NE(aux_mmap_error(9 * page, 16 * page, 9 * page, 8 * page, data, page), "");
     // Not 2^n pages.
-    EXPECT_NE(aux_mmap_error(9 * page, 12 * page, 9 * page, 12 * page, data, page)
-                  .find("2^n"),
+    EXPECT_NE(aux_mmap_error(9 * page, 12 * page, 9 * page, 12 * page, data, page).find("2^n"),
               std::string::npos);
 }
 
@@ -67,7 +66,8 @@ struct AuxMapRig {
         area.name = "cpu0";
         area.user_page = phys.allocate("up", kPage, kPage);
         const Addr base = phys.allocate("aux", 4 * kPage, kPage);
-        for (uint64_t i = 0; i < 4; ++i) area.pages.push_back(base + i * kPage);
+        for (uint64_t i = 0; i < 4; ++i)
+            area.pages.push_back(base + i * kPage);
         area.data_size = 8 * kPage;
         area.aux = &aux;
     }

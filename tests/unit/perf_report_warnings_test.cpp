@@ -31,7 +31,8 @@ std::vector<std::string> perf_lines(const std::string& summary) {
 uint64_t u(const json& j, const std::string& dotted) {
     const json* at = &j;
     std::stringstream path(dotted);
-    for (std::string key; std::getline(path, key, '.');) at = &at->at(key);
+    for (std::string key; std::getline(path, key, '.');)
+        at = &at->at(key);
     return at->get<uint64_t>();
 }
 
@@ -46,8 +47,8 @@ std::vector<std::string> perf_would_say(const json& t, bool perf_record) {
                     " times to write data ]");
     const uint64_t lost_chunks = u(t, "lost_records");
     // nr_events[0]: every record perf report processes.
-    const uint64_t events = u(t, "records.delivered") + u(t, "records.duplicated") +
-                            lost_chunks + u(t, "lost_samples_records");
+    const uint64_t events = u(t, "records.delivered") + u(t, "records.duplicated") + lost_chunks +
+                            u(t, "lost_samples_records");
     if (lost_chunks) {
         w.push_back("Processed " + std::to_string(events) + " events and lost " +
                     std::to_string(lost_chunks) + " chunks!");
@@ -76,7 +77,9 @@ struct Case {
     const char* sets;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.scenario << " " << c.sets; }
+void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.scenario << " " << c.sets;
+}
 
 class PerfReportWarnings : public ::testing::TestWithParam<Case> {};
 
@@ -89,8 +92,10 @@ TEST_P(PerfReportWarnings, AreWhatPerfWouldPrintForThisData) {
         << c.scenario << " " << c.sets;
     // record__read_lost_samples: one LOST_SAMPLES per event with losses, at most one per
     // event and buffer, none without loss.
-    if (u(total, "records.lost") == 0) EXPECT_EQ(u(total, "lost_samples_records"), 0u);
-    else EXPECT_GT(u(total, "lost_samples_records"), 0u);
+    if (u(total, "records.lost") == 0)
+        EXPECT_EQ(u(total, "lost_samples_records"), 0u);
+    else
+        EXPECT_GT(u(total, "lost_samples_records"), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -104,12 +109,9 @@ INSTANTIATE_TEST_SUITE_P(
                            "--set consumer.write_bandwidth=100MB/s"},
                       Case{"scenarios/slow-consumer.json", "--set session.data_pages=16"},
                       Case{"scenarios/slow-consumer.json", "--set session.data_pages=64"},
-                      Case{"scenarios/overwrite.json", ""},
-                      Case{"scenarios/nested-nmi.json", ""},
-                      Case{"scenarios/per-thread.json", ""},
-                      Case{"scenarios/etr-wrap.json", ""},
-                      Case{"scenarios/aux-full.json", ""},
-                      Case{"scenarios/snapshot.json", ""},
+                      Case{"scenarios/overwrite.json", ""}, Case{"scenarios/nested-nmi.json", ""},
+                      Case{"scenarios/per-thread.json", ""}, Case{"scenarios/etr-wrap.json", ""},
+                      Case{"scenarios/aux-full.json", ""}, Case{"scenarios/snapshot.json", ""},
                       Case{"scenarios/demand-paging.json", ""},
                       Case{"scenarios/slow-consumer.json", "--set consumer.reader=libperf"}),
     [](const auto& param) { return "case" + std::to_string(param.index); });

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 using namespace ringsim::models;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 using sc_core::SC_US;
 
 using Rig = ringsim::test::OneBufferRig;

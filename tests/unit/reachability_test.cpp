@@ -29,7 +29,7 @@ using nlohmann::json;
 constexpr double kLoadLateMaxNs = 100;
 constexpr double kCopyBytesPerNs = 10;   // consumer.copy_bandwidth 10GB/s
 constexpr double kWriteBytesPerNs = 100; // consumer.write_bandwidth 100GB/s
-constexpr unsigned kAloneMaxRecord = 64;   // bytes; see a_alone_reachable
+constexpr unsigned kAloneMaxRecord = 64; // bytes; see a_alone_reachable
 
 struct Config {
     unsigned pages;
@@ -49,53 +49,54 @@ std::string name_of(const Config& c) {
 // 100 ns and handles records at memory speed.
 json scenario(const Config& c) {
     const uint64_t bytes = uint64_t(c.pages) * c.page_kib * 1024;
-    const uint64_t write_ps = c.record * 25 + 5000;           // 40 GB/s, plus 5 ns
+    const uint64_t write_ps = c.record * 25 + 5000;                          // 40 GB/s, plus 5 ns
     const uint64_t period_ps = std::max<uint64_t>(100'000'000, bytes * 333); // 3x the drain
     const uint64_t trickle_ps = std::max<uint64_t>(500'000, c.record * 300);
     const uint64_t burst = 2 * bytes / c.record + 1;
     auto ps = [](uint64_t v) { return std::to_string(v) + "ps"; };
     auto hz = [](double v) { return std::to_string(uint64_t(v)) + "Hz"; };
-    json s = {
-        {"description", "A generated reachability scenario (reachability_test)."},
-        {"seed", 1},
-        {"duration", ps(2 * period_ps)},
-        {"platform", {{"cpus", 2}}},
-        {"session",
-         {{"deployment", "per-cpu"},
-          {"cpus", {0}},
-          {"data_pages", c.pages},
-          {"page_size", std::to_string(c.page_kib) + "KiB"},
-          {"wakeup_events", 1}}},
-        {"memory", {{"model", "arm"}}},
-        {"kernel", {{"irq_work_latency", "100ns"}}},
-        {"consumer",
-         {{"cpu", 1},
-          {"reader", c.reader},
-          {"wakeup_latency", "100ns"},
-          {"poll_timeout", "100ns"},
-          {"per_record_cost", "0ns"},
-          {"copy_bandwidth", "10GB/s"},
-          {"write_bandwidth", "100GB/s"}}},
-        {"workload",
-         {{"writers",
-           {{{"name", "burst"},
-             {"rate", hz(double(burst) * 1e12 / double(period_ps))},
-             {"arrival", "bursty"},
-             {"burst_size", burst},
-             {"burst_spacing", ps(write_ps + 5000)},
-             {"size", std::to_string(c.record) + "B"},
-             {"write_time", ps(write_ps)}},
-            {{"name", "trickle"},
-             {"context", "irq"},
-             {"rate", hz(1e12 / double(trickle_ps))},
-             {"size", std::to_string(c.record) + "B"},
-             {"write_time", ps(write_ps)}}}}}}};
+    json s = {{"description", "A generated reachability scenario (reachability_test)."},
+              {"seed", 1},
+              {"duration", ps(2 * period_ps)},
+              {"platform", {{"cpus", 2}}},
+              {"session",
+               {{"deployment", "per-cpu"},
+                {"cpus", {0}},
+                {"data_pages", c.pages},
+                {"page_size", std::to_string(c.page_kib) + "KiB"},
+                {"wakeup_events", 1}}},
+              {"memory", {{"model", "arm"}}},
+              {"kernel", {{"irq_work_latency", "100ns"}}},
+              {"consumer",
+               {{"cpu", 1},
+                {"reader", c.reader},
+                {"wakeup_latency", "100ns"},
+                {"poll_timeout", "100ns"},
+                {"per_record_cost", "0ns"},
+                {"copy_bandwidth", "10GB/s"},
+                {"write_bandwidth", "100GB/s"}}},
+              {"workload",
+               {{"writers",
+                 {{{"name", "burst"},
+                   {"rate", hz(double(burst) * 1e12 / double(period_ps))},
+                   {"arrival", "bursty"},
+                   {"burst_size", burst},
+                   {"burst_spacing", ps(write_ps + 5000)},
+                   {"size", std::to_string(c.record) + "B"},
+                   {"write_time", ps(write_ps)}},
+                  {{"name", "trickle"},
+                   {"context", "irq"},
+                   {"rate", hz(1e12 / double(trickle_ps))},
+                   {"size", std::to_string(c.record) + "B"},
+                   {"write_time", ps(write_ps)}}}}}}};
     // A 24-byte sample: header, ip and tid only.
     if (c.record < 56) s["session"]["sample_type"] = {"ip", "tid"};
     return s;
 }
 
-void PrintTo(const Config& c, std::ostream* os) { *os << name_of(c); }
+void PrintTo(const Config& c, std::ostream* os) {
+    *os << name_of(c);
+}
 
 class Reachability : public ::testing::TestWithParam<Config> {
 protected:
@@ -169,8 +170,7 @@ TEST_P(Reachability, ScAndTsoNeverShowAnything) {
 
 INSTANTIATE_TEST_SUITE_P(Buffers, Reachability,
                          ::testing::Values(Config{1, 4, 24, "push"}, Config{1, 4, 24, "libperf"},
-                                           Config{2, 16, 64, "libperf"},
-                                           Config{8, 4, 512, "push"},
+                                           Config{2, 16, 64, "libperf"}, Config{8, 4, 512, "push"},
                                            Config{16, 16, 4096, "push"},
                                            Config{64, 16, 4096, "libperf"}),
                          [](const auto& param_info) { return name_of(param_info.param); });

@@ -62,7 +62,8 @@ TEST(Scheduler, TaskBoundSessionsSwitchOutAtASeededPhasePerCpu) {
         EXPECT_LT(k.phase, k.every);
         // Out 30% of every period, wherever the phase puts it.
         Picos out = 0;
-        for (Picos t = 0; t < k.every; t += kUs) out += k.in(t) ? 0 : kUs;
+        for (Picos t = 0; t < k.every; t += kUs)
+            out += k.in(t) ? 0 : kUs;
         EXPECT_EQ(out, 30 * kUs);
     }
     // Each CPU's phase has its own seeded stream: the two do not switch in lockstep, and
@@ -81,7 +82,8 @@ TEST(Scheduler, SystemWideSessionsAreNeverSwitchedOut) {
     p.switch_every = 100 * kUs;
     p.switch_out = 30 * kUs;
     Scheduler s(p, r.cpus);
-    for (Picos t = 0; t < 200 * kUs; t += kUs) EXPECT_TRUE(s.schedule(0).in(t));
+    for (Picos t = 0; t < 200 * kUs; t += kUs)
+        EXPECT_TRUE(s.schedule(0).in(t));
 }
 
 TEST(Scheduler, ThePerThreadTaskVisitsTheTracedCpusInTurn) {

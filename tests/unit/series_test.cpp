@@ -28,10 +28,9 @@ protected:
     fs::path dir;
     void SetUp() override {
         dir = fs::temp_directory_path() /
-              ("ringsim-series-" + std::string(testing::UnitTest::GetInstance()
-                                                   ->current_test_info()
-                                                   ->name()) +
-               "-" + std::to_string(::getpid()));
+              ("ringsim-series-" +
+               std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+               std::to_string(::getpid()));
         fs::remove_all(dir);
         fs::create_directories(dir);
     }
@@ -70,7 +69,8 @@ struct Csv {
 std::vector<std::string> split(const std::string& line) {
     std::vector<std::string> v;
     std::istringstream in(line);
-    for (std::string cell; std::getline(in, cell, ',');) v.push_back(cell);
+    for (std::string cell; std::getline(in, cell, ',');)
+        v.push_back(cell);
     return v;
 }
 
@@ -79,7 +79,8 @@ Csv read_csv(const fs::path& p) {
     Csv c;
     std::string line;
     if (std::getline(in, line)) c.header = split(line);
-    while (std::getline(in, line)) c.rows.push_back(split(line));
+    while (std::getline(in, line))
+        c.rows.push_back(split(line));
     return c;
 }
 
@@ -115,12 +116,15 @@ void check_books(const fs::path& out, uint64_t interval_ps) {
         EXPECT_EQ(name, stats["buffers"][r % nbuf]["name"]) << "row " << r;
         if (r % nbuf == 0) {
             // Every INTERVAL, except the last row, at the run's end.
-            if (r + nbuf < c.rows.size()) EXPECT_EQ(t, (r / nbuf + 1) * interval_ps);
-            else EXPECT_EQ(t, run["simulated_time_ps"].get<uint64_t>());
+            if (r + nbuf < c.rows.size())
+                EXPECT_EQ(t, (r / nbuf + 1) * interval_ps);
+            else
+                EXPECT_EQ(t, run["simulated_time_ps"].get<uint64_t>());
             EXPECT_GT(t, last_t);
             last_t = t;
         }
-        for (const std::string& k : counts) sums[name][k] += std::stoull(row[c.col(k)]);
+        for (const std::string& k : counts)
+            sums[name][k] += std::stoull(row[c.col(k)]);
         // CIRC_SPACE keeps one byte free (R1): never a whole buffer unread.
         EXPECT_LT(std::stoull(row[c.col("bytes.unread")]), data_size) << "row " << r;
         if (aux) {
@@ -167,9 +171,9 @@ TEST_F(SeriesTest, SameSeedSameSeriesByteForByte) {
 TEST_F(SeriesTest, ColumnsSumToTheStatsOfEachBuffer) {
     ASSERT_EQ(run("slow-consumer.json", "--series 100us", "slow"), 0);
     const Csv c = read_csv(dir / "slow" / "series.csv");
-    EXPECT_EQ(c.header, (std::vector<std::string>{"time_ps", "buffer", "records.produced",
-                                                  "records.delivered", "records.lost",
-                                                  "bytes.unread"}));
+    EXPECT_EQ(c.header,
+              (std::vector<std::string>{"time_ps", "buffer", "records.produced",
+                                        "records.delivered", "records.lost", "bytes.unread"}));
     check_books(dir / "slow", 100'000'000);
     // The slow consumer lets the buffer fill: some interval ends with bytes unread, and
     // losses happen in the steady state, not only at the end.
@@ -185,8 +189,8 @@ TEST_F(SeriesTest, ColumnsSumToTheStatsOfEachBuffer) {
 }
 
 TEST_F(SeriesTest, AuxColumnsSumToTheAuxTotals) {
-    for (const char* s : {"etr-wrap.json", "etr-system-wide.json", "aux-full.json",
-                          "snapshot.json", "etr-per-thread.json"}) {
+    for (const char* s : {"etr-wrap.json", "etr-system-wide.json", "aux-full.json", "snapshot.json",
+                          "etr-per-thread.json"}) {
         SCOPED_TRACE(s);
         ASSERT_EQ(run(s, "--series 500us", s), 0);
         const Csv c = read_csv(dir / s / "series.csv");

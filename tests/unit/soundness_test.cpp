@@ -31,9 +31,8 @@ const char* const kAuxOff =
 void expect_no_violation(const std::string& scenario, const std::string& label, int runs,
                          const std::string& extra) {
     const std::string out = ::testing::TempDir() + "/sound-" + label + ".json";
-    const std::string cmd = kBinary + " matrix " + scenario + " --runs " +
-                            std::to_string(runs) + " --models sc,tso --jobs 2 --json " + out +
-                            extra + " > /dev/null";
+    const std::string cmd = kBinary + " matrix " + scenario + " --runs " + std::to_string(runs) +
+                            " --models sc,tso --jobs 2 --json " + out + extra + " > /dev/null";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream in(out);
     const json m = json::parse(in);
@@ -128,8 +127,8 @@ struct Variant {
 // CPUs; each reader with overwrite off and on.
 std::vector<Variant> variants() {
     std::vector<Variant> v;
-    const unsigned masks[] = {0x1, 0x2, 0x4, 0x8, 0x9, 0xA, 0xC, 0x3, 0x5, 0x6, 0xF, 0xB,
-                              0xD, 0xE, 0x7, 0xF};
+    const unsigned masks[] = {0x1, 0x2, 0x4, 0x8, 0x9, 0xA, 0xC, 0x3,
+                              0x5, 0x6, 0xF, 0xB, 0xD, 0xE, 0x7, 0xF};
     for (unsigned i = 0; i < 16; ++i)
         v.push_back({1 + i % 4, masks[i], (i / 4) % 2 ? "libperf" : "push", i % 3 == 2});
     return v;
@@ -174,7 +173,8 @@ TEST(Soundness, ANestedWriterNeverSeesASpeculativeReservationOnTso) {
         "/scenarios/teaching/matrix.json --runs 300 --jobs 2 --set barriers.data.A=none"
         " --set memory.model=tso --set 'workload.writers.1={\"name\":\"sched\",\"record\":"
         "\"switch\",\"context\":\"task\",\"rate\":\"50kHz\",\"arrival\":\"poisson\","
-        "\"write_time\":\"300ns\"}' --json " + out + " > /dev/null";
+        "\"write_time\":\"300ns\"}' --json " +
+        out + " > /dev/null";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream in(out);
     const json r = json::parse(in);

@@ -37,8 +37,9 @@ StatRegistry small_registry() {
     r.counter("x.b", "things", "the b of each block", &Block::b);
     r.total_counter<Whole>("x.b", [](const Whole& w) { return w.polls; });
     r.ratio("x.a_fraction", "a / b", "x.a", "x.b");
-    r.counter<Whole>("w.polls", "calls", "the whole's own count",
-                     [](const Whole& w) { return w.polls; }, StatScope::total);
+    r.counter<Whole>(
+        "w.polls", "calls", "the whole's own count", [](const Whole& w) { return w.polls; },
+        StatScope::total);
     return r;
 }
 
@@ -79,8 +80,8 @@ TEST(StatRegistry, SumsTheInstancesOfAScopeAndDividesRatios) {
     all.add(b1);
     all.add(w);
     const StatValues t(r, all, StatScope::total);
-    EXPECT_EQ(t.count("x.a"), 8u);     // summed
-    EXPECT_EQ(t.count("x.b"), 7u);     // the whole's own count, not 4 + 0
+    EXPECT_EQ(t.count("x.a"), 8u); // summed
+    EXPECT_EQ(t.count("x.b"), 7u); // the whole's own count, not 4 + 0
     EXPECT_EQ(t.fraction("x.a_fraction"), 8.0 / 7.0);
     EXPECT_EQ(t.count("w.polls"), 7u);
     EXPECT_THROW(t.count("x.nope"), std::logic_error);
@@ -156,8 +157,10 @@ json run(const std::string& scenario) {
 // Every numeric leaf, as "total.a.b" and "buffers.*.a.b".
 void leaves(const json& j, const std::string& at, std::set<std::string>& out) {
     for (const auto& [k, v] : j.items()) {
-        if (v.is_object()) leaves(v, at + k + ".", out);
-        else if (v.is_number()) out.insert(at + k);
+        if (v.is_object())
+            leaves(v, at + k + ".", out);
+        else if (v.is_number())
+            out.insert(at + k);
     }
 }
 
@@ -179,7 +182,9 @@ std::set<std::string> registry_paths(bool with_aux) {
     return out;
 }
 
-uint64_t u(const json& j, const char* a, const char* b) { return j.at(a).at(b).get<uint64_t>(); }
+uint64_t u(const json& j, const char* a, const char* b) {
+    return j.at(a).at(b).get<uint64_t>();
+}
 
 void expect_records_fraction(const json& s) {
     const uint64_t produced = u(s, "records", "produced"), lost = u(s, "records", "lost");
@@ -193,7 +198,8 @@ TEST(StatsJson, DataOnlyRunHasTheRegistryPathsWithoutAux) {
     EXPECT_TRUE(s.at("total").at("records").at("lost_fraction").is_number_float());
     EXPECT_GT(u(s.at("total"), "records", "lost"), 0u); // the fraction is not trivially 0
     expect_records_fraction(s.at("total"));
-    for (const json& b : s.at("buffers")) expect_records_fraction(b);
+    for (const json& b : s.at("buffers"))
+        expect_records_fraction(b);
 }
 
 // Each buffer's AUX books close as the total's do, and they add up to the total's exactly.
@@ -224,7 +230,8 @@ void expect_aux_books_per_buffer(const json& s) {
         std::replace(slashed.begin(), slashed.end(), '.', '/');
         const json::json_pointer ptr("/" + slashed);
         uint64_t sum = 0;
-        for (const json& b : s.at("buffers")) sum += b.at("aux").at(ptr).get<uint64_t>();
+        for (const json& b : s.at("buffers"))
+            sum += b.at("aux").at(ptr).get<uint64_t>();
         EXPECT_EQ(sum, total.at(ptr).get<uint64_t>()) << "aux." << leaf;
     }
     const uint64_t produced = u(total, "bytes", "produced");

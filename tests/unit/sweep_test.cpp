@@ -35,7 +35,9 @@ std::string read_file(const fs::path& f) {
     return s.str();
 }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string quoted(const std::string& s) {
+    return "'" + s + "'";
+}
 
 class SweepTest : public testing::Test {
 protected:
@@ -49,7 +51,9 @@ protected:
     }
     void TearDown() override { fs::remove_all(dir); }
 
-    void write_spec(const std::string& name, const json& j) { std::ofstream(dir / name) << j.dump(2); }
+    void write_spec(const std::string& name, const json& j) {
+        std::ofstream(dir / name) << j.dump(2);
+    }
 
     // Runs `ringsim ARGS` in the scratch directory, with `env` before it.
     Result ringsim(const std::string& args, const std::string& env = "") {
@@ -110,8 +114,8 @@ TEST_F(SweepTest, SameResultsWithOneJobTwoJobsAndFourShards) {
     const Result two = ringsim("sweep spec.json --out two --jobs 2");
     ASSERT_EQ(two.code, 0) << two.err;
     for (int i = 0; i < 4; ++i) {
-        const Result r = ringsim("sweep spec.json --out shards --jobs 2 --shard " +
-                                 std::to_string(i) + "/4");
+        const Result r =
+            ringsim("sweep spec.json --out shards --jobs 2 --shard " + std::to_string(i) + "/4");
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_TRUE(fs::exists(dir / "shards" / ("points-" + std::to_string(i) + "-of-4.jsonl")));
         const Result d = ringsim("sweep spec.json --out d" + std::to_string(i) + " --shard " +
@@ -232,7 +236,8 @@ TEST_F(SweepTest, APointPastItsTimeLimitIsAFailedLineWithItsReason) {
     // A plain rerun keeps the failure; --retry-failed redoes it, and merge keeps the run
     // that completed.
     EXPECT_EQ(ringsim("sweep slow.json --out slow --jobs 2").code, 3);
-    const Result retry = ringsim("sweep slow.json --out slow --jobs 2 --timeout 120 --retry-failed");
+    const Result retry =
+        ringsim("sweep slow.json --out slow --jobs 2 --timeout 120 --retry-failed");
     EXPECT_EQ(retry.code, 0) << retry.err;
     EXPECT_EQ(line_count(dir / "slow" / "points-0-of-1.jsonl"), 3u);
     ASSERT_EQ(ringsim("merge slow --json slow.json").code, 0);
@@ -243,8 +248,9 @@ TEST_F(SweepTest, APointPastItsTimeLimitIsAFailedLineWithItsReason) {
 }
 
 TEST_F(SweepTest, SlurmArrayVariablesChooseTheShard) {
-    const Result r = ringsim("sweep spec.json --out s --jobs 2",
-                             "SLURM_ARRAY_TASK_ID=6 SLURM_ARRAY_TASK_COUNT=4 SLURM_ARRAY_TASK_MIN=5");
+    const Result r =
+        ringsim("sweep spec.json --out s --jobs 2",
+                "SLURM_ARRAY_TASK_ID=6 SLURM_ARRAY_TASK_COUNT=4 SLURM_ARRAY_TASK_MIN=5");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(fs::exists(dir / "s" / "points-1-of-4.jsonl"));
     EXPECT_EQ(line_count(dir / "s" / "points-1-of-4.jsonl"), 3u); // items 1, 5, 9
@@ -313,13 +319,15 @@ TEST_F(SweepTest, TheAnswerAndTheProgressLines) {
 }
 
 TEST_F(SweepTest, BadFlagsExitTwo) {
-    for (const std::string& args : std::vector<std::string>{"sweep", "sweep spec.json", "sweep spec.json --out x --jobs 0",
-          "sweep spec.json --out x --shard 4/4", "sweep spec.json --out x --shard 1",
-          "sweep spec.json --out x --timeout -1", "sweep spec.json --out x --bogus", "merge",
-          "merge nowhere", "sweep nowhere.json --out x",
-          "sweep " + std::string(RINGSIM_SOURCE_DIR) + "/tests/config/bad-sweeps/unknown_key.json --list",
-          "sweep " + std::string(RINGSIM_SOURCE_DIR) +
-              "/tests/config/bad-sweeps/axis_value_breaks_a_kernel_rule.json --out x"}) {
+    for (const std::string& args : std::vector<std::string>{
+             "sweep", "sweep spec.json", "sweep spec.json --out x --jobs 0",
+             "sweep spec.json --out x --shard 4/4", "sweep spec.json --out x --shard 1",
+             "sweep spec.json --out x --timeout -1", "sweep spec.json --out x --bogus", "merge",
+             "merge nowhere", "sweep nowhere.json --out x",
+             "sweep " + std::string(RINGSIM_SOURCE_DIR) +
+                 "/tests/config/bad-sweeps/unknown_key.json --list",
+             "sweep " + std::string(RINGSIM_SOURCE_DIR) +
+                 "/tests/config/bad-sweeps/axis_value_breaks_a_kernel_rule.json --out x"}) {
         const Result r = ringsim(args);
         EXPECT_EQ(r.code, 2) << args << ": " << r.err;
         EXPECT_FALSE(r.err.empty()) << args;

@@ -26,33 +26,32 @@ class Teaching : public ::testing::TestWithParam<Lesson> {};
 TEST_P(Teaching, ShowsItsViolationWithin100Seeds) {
     const Lesson l = GetParam();
     const std::string json = ::testing::TempDir() + "/teaching-" + l.name + ".json";
-    const auto r = run_ringsim_json("explore " + kSource + "/scenarios/teaching/" + l.name +
-                                ".json --runs 100 --jobs 2",
-                            json);
+    const auto r = run_ringsim_json(
+        "explore " + kSource + "/scenarios/teaching/" + l.name + ".json --runs 100 --jobs 2", json);
     const auto& kinds = r.at("kinds");
     EXPECT_EQ(kinds.at("stale").at("runs").get<int>() > 0, l.stale == 1) << l.name;
     EXPECT_EQ(kinds.at("overrun").at("runs").get<int>() > 0, l.overrun == 1) << l.name;
     EXPECT_EQ(kinds.at("torn").at("runs").get<int>() > 0, l.torn == 1) << l.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Lessons, Teaching,
-    ::testing::Values(Lesson{"no-A", 0, 1}, Lesson{"no-B", 1, 0}, Lesson{"no-C", 1, 0},
-                      Lesson{"no-D", 0, 1}, Lesson{"no-B-C", 1, 0}, Lesson{"no-A-D", 0, 1},
-                      Lesson{"d-rmb", 0, 0}, Lesson{"d-wmb", 0, 1},
-                      Lesson{"perf-acquire-release", 0, 0}, Lesson{"torn", 1, 1, 1}),
-    [](const auto& param_info) {
-        std::string n = param_info.param.name;
-        for (char& c : n)
-            if (c == '-') c = '_';
-        return n;
-    });
+INSTANTIATE_TEST_SUITE_P(Lessons, Teaching,
+                         ::testing::Values(Lesson{"no-A", 0, 1}, Lesson{"no-B", 1, 0},
+                                           Lesson{"no-C", 1, 0}, Lesson{"no-D", 0, 1},
+                                           Lesson{"no-B-C", 1, 0}, Lesson{"no-A-D", 0, 1},
+                                           Lesson{"d-rmb", 0, 0}, Lesson{"d-wmb", 0, 1},
+                                           Lesson{"perf-acquire-release", 0, 0},
+                                           Lesson{"torn", 1, 1, 1}),
+                         [](const auto& param_info) {
+                             std::string n = param_info.param.name;
+                             for (char& c : n)
+                                 if (c == '-') c = '_';
+                             return n;
+                         });
 
 TEST(Teaching, MatrixRowsMatchTheBarriersTheyLack) {
     const std::string json = ::testing::TempDir() + "/matrix.json";
-    const auto r = run_ringsim_json("matrix " + kSource +
-                                "/scenarios/teaching/matrix.json --runs 30 --jobs 2",
-                            json);
+    const auto r = run_ringsim_json(
+        "matrix " + kSource + "/scenarios/teaching/matrix.json --runs 30 --jobs 2", json);
     ASSERT_EQ(r.at("rows").size(), 48u);
     for (const auto& row : r.at("rows")) {
         const std::string b = row.at("barriers");
@@ -81,11 +80,11 @@ TEST_P(AllBarriersOn, NeverViolates) {
         for (const char* policy : {"random", "adversarial"}) {
             const std::string json =
                 ::testing::TempDir() + "/safe-" + scenario + model + reader + policy;
-            const auto r = run_ringsim_json(std::string("explore ") + kSource + "/scenarios/" +
-                                        scenario + ".json --runs 20 --jobs 2 --set memory.model=" +
-                                        model + " --set memory.timing.policy=" + policy +
-                                        " --set consumer.reader=" + reader,
-                                    json);
+            const auto r = run_ringsim_json(
+                std::string("explore ") + kSource + "/scenarios/" + scenario +
+                    ".json --runs 20 --jobs 2 --set memory.model=" + model +
+                    " --set memory.timing.policy=" + policy + " --set consumer.reader=" + reader,
+                json);
             EXPECT_EQ(r.at("failed_runs").get<int>(), 0)
                 << scenario << " " << model << " " << reader << " " << policy;
         }

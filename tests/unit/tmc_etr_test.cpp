@@ -307,7 +307,7 @@ TEST(EtrHw, ExactOverSecondsWithoutDrift) {
         ASSERT_EQ(many.arrive(t, 4'000'000), 4'000'000u) << t;
         EXPECT_EQ(many.bytes_written(t), one.bytes_written(t)) << t;
     }
-    EXPECT_EQ(one.bytes_written(step), 2'592'592u); // 2592592.59 bytes: 162037 frames
+    EXPECT_EQ(one.bytes_written(step), 2'592'592u);  // 2592592.59 bytes: 162037 frames
     EXPECT_EQ(one.bytes_written(end), 999'999'984u); // 999999999 bytes, whole frames
     EXPECT_EQ(many.bytes_written(end), 999'999'984u);
     EXPECT_EQ(one.bytes_written(end - 1), 999'999'984u);
