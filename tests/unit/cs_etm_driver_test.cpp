@@ -23,6 +23,8 @@
 #include "models/kernel/perf_buffer.h"
 #include "models/memory/engine_port.h"
 
+#include "tests/support/trace_test_kit.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -40,27 +42,11 @@ using sc_core::sc_time;
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-
-Picos now() {
-    return sc_core::sc_time_stamp().value();
-}
-void wait_until(Picos t) {
-    if (t > now()) sc_core::wait(sc_time(double(t - now()), SC_PS));
-}
-
-struct Loss {
-    uint8_t id;
-    uint64_t off, n;
-    TraceLoss why;
-    bool operator==(const Loss& o) const {
-        return id == o.id && off == o.off && n == o.n && why == o.why;
-    }
-};
-std::ostream& operator<<(std::ostream& os, const Loss& l) {
-    return os << "{" << int(l.id) << ", " << l.off << ", " << l.n << ", " << to_string(l.why)
-              << "}";
-}
+using ringsim::test::Bytes;
+using ringsim::test::Loss;
+using ringsim::test::now;
+using ringsim::test::wait_until;
+using Records = ringsim::test::StoredRecords;
 
 // The checker's seat: every loss and every commit, as told.
 struct Recorder : TraceObserver {
@@ -70,32 +56,6 @@ struct Recorder : TraceObserver {
         losses.push_back({id, src_off, n, why});
     }
     void on_aux_commit(AuxCommit c) override { commits.push_back(std::move(c)); }
-};
-
-// The records stored into one data buffer, whole.
-struct Records : RecordObserver {
-    std::vector<Bytes> stored;
-    void on_record_stored(uint64_t, const Bytes& b, uint64_t, const RecordStores&) override {
-        stored.push_back(b);
-    }
-    void on_record_retracted(uint64_t) override {}
-    uint32_t type(size_t i) const {
-        uint32_t t;
-        std::memcpy(&t, stored.at(i).data(), 4);
-        return t;
-    }
-    // The i-th u64 of a record's body (after its 8-byte header).
-    uint64_t field(size_t rec, size_t i) const {
-        uint64_t v;
-        std::memcpy(&v, stored.at(rec).data() + 8 + 8 * i, 8);
-        return v;
-    }
-    size_t count(uint32_t t) const {
-        size_t n = 0;
-        for (size_t i = 0; i < stored.size(); ++i)
-            n += type(i) == t;
-        return n;
-    }
 };
 
 // A test's own thread.

@@ -22,6 +22,8 @@
 #include "models/kernel/scheduler.h"
 #include "models/memory/engine_port.h"
 
+#include "tests/support/trace_test_kit.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -38,19 +40,17 @@ using sc_core::sc_time;
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
+using ringsim::test::Bytes;
+using ringsim::test::Loss;
+using ringsim::test::now;
+using ringsim::test::wait_until;
+using Records = ringsim::test::StoredRecords;
 
 constexpr Picos kUs = 1'000'000;
 constexpr Picos kIpi = 1 * kUs;
 constexpr Picos kIrqWork = 2 * kUs;
 constexpr Picos kFlush = 1 * kUs;
 
-Picos now() {
-    return sc_core::sc_time_stamp().value();
-}
-void wait_until(Picos t) {
-    if (t > now()) sc_core::wait(sc_time(double(t - now()), SC_PS));
-}
 // C(t) at 1e8 B/s: one 8-byte count packet every 80'000 ps.
 uint64_t count_at(Picos t) {
     return t / 80'000;
@@ -79,37 +79,6 @@ struct Recorder : TraceObserver {
     uint64_t lost = 0;
     void on_trace_lost(uint8_t, uint64_t, uint64_t n, TraceLoss) override { lost += n; }
     void on_aux_commit(AuxCommit c) override { commits.push_back(std::move(c)); }
-};
-
-// The records stored into the event's data buffer, whole.
-struct Records : RecordObserver {
-    std::vector<Bytes> stored;
-    void on_record_stored(uint64_t, const Bytes& b, uint64_t, const RecordStores&) override {
-        stored.push_back(b);
-    }
-    void on_record_retracted(uint64_t) override {}
-    uint32_t type(size_t i) const {
-        uint32_t t;
-        std::memcpy(&t, stored.at(i).data(), 4);
-        return t;
-    }
-    uint64_t field(size_t rec, size_t i) const {
-        uint64_t v;
-        std::memcpy(&v, stored.at(rec).data() + 8 + 8 * i, 8);
-        return v;
-    }
-    std::vector<uint32_t> types() const {
-        std::vector<uint32_t> v;
-        for (size_t i = 0; i < stored.size(); ++i)
-            v.push_back(type(i));
-        return v;
-    }
-    size_t count(uint32_t t) const {
-        size_t n = 0;
-        for (size_t i = 0; i < stored.size(); ++i)
-            n += type(i) == t;
-        return n;
-    }
 };
 
 struct Script : sc_core::sc_module {

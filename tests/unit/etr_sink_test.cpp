@@ -17,6 +17,8 @@
 #include "models/coresight/formatter.h"
 #include "models/memory/engine_port.h"
 
+#include "tests/support/trace_test_kit.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -32,27 +34,11 @@ using sc_core::sc_time;
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-
-Picos now() {
-    return sc_core::sc_time_stamp().value();
-}
-void wait_until(Picos t) {
-    if (t > now()) sc_core::wait(sc_time(double(t - now()), SC_PS));
-}
-
-struct Loss {
-    uint8_t id;
-    uint64_t off, n;
-    TraceLoss why;
-    bool operator==(const Loss& o) const {
-        return id == o.id && off == o.off && n == o.n && why == o.why;
-    }
-};
-std::ostream& operator<<(std::ostream& os, const Loss& l) {
-    return os << "{" << int(l.id) << ", " << l.off << ", " << l.n << ", " << to_string(l.why)
-              << "}";
-}
+using ringsim::test::Bytes;
+using ringsim::test::Loss;
+using ringsim::test::now;
+using ringsim::test::wait_until;
+using Records = ringsim::test::StoredRecords;
 
 struct Observer : TraceObserver {
     std::vector<Loss> losses;
