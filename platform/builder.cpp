@@ -90,9 +90,8 @@ void Platform::build_buffers() {
         p.a = m_sc.data_barriers.a;
         p.b = m_sc.data_barriers.b;
         b.rb = std::make_unique<PerfBuffer>(p, b.stats);
-        b.wakeup = std::make_unique<PerfWakeup>(
-            (b.name + "_wakeup").c_str(),
-            sc_core::sc_time(double(m_sc.irq_work_latency_ps), sc_core::SC_PS), b.stats);
+        b.wakeup = std::make_unique<PerfWakeup>((b.name + "_wakeup").c_str(),
+                                                m_sc.irq_work_latency_ps, b.stats);
         b.rb->set_wakeup_sink(b.wakeup.get());
         const unsigned kernel_cpu = owner < 0 ? m_traced.front() : unsigned(owner);
         b.rb->init_userpage(*m_ports[kernel_cpu]);

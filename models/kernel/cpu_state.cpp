@@ -12,11 +12,11 @@ void CpuState::enter(ExecContext level) {
         sc_core::wait(m_left);
     }
     m_active[l] = true;
-    m_stolen[l] = sc_core::SC_ZERO_TIME;
+    m_stolen[l] = 0;
     m_level_of[sc_core::sc_get_current_process_handle().get_process_object()] = l;
 }
 
-void CpuState::leave(ExecContext level, sc_core::sc_time ran) {
+void CpuState::leave(ExecContext level, Picos ran) {
     const auto l = static_cast<unsigned>(level);
     m_active[l] = false;
     m_level_of.erase(sc_core::sc_get_current_process_handle().get_process_object());
@@ -25,17 +25,17 @@ void CpuState::leave(ExecContext level, sc_core::sc_time ran) {
     m_left.notify(sc_core::SC_ZERO_TIME);
 }
 
-void CpuState::run_for(ExecContext level, sc_core::sc_time t) {
+void CpuState::run_for(ExecContext level, Picos t) {
     const auto l = static_cast<unsigned>(level);
-    if (t == sc_core::SC_ZERO_TIME) return; // nothing can interrupt an instant
-    sc_core::wait(t);
+    if (t == 0) return; // nothing can interrupt an instant
+    sc_core::wait(sc_core::sc_time(double(t), sc_core::SC_PS));
     // Time spent in higher contexts while we waited did not run us: make it up.
     for (;;) {
         wait_until_on_top(l);
-        if (m_stolen[l] == sc_core::SC_ZERO_TIME) break;
-        const sc_core::sc_time owed = m_stolen[l];
-        m_stolen[l] = sc_core::SC_ZERO_TIME;
-        sc_core::wait(owed);
+        if (m_stolen[l] == 0) break;
+        const Picos owed = m_stolen[l];
+        m_stolen[l] = 0;
+        sc_core::wait(sc_core::sc_time(double(owed), sc_core::SC_PS));
     }
 }
 

@@ -22,9 +22,9 @@ public:
     // Blocks the calling thread until no context at `level` or above runs, then enters it.
     void enter(ExecContext level);
     // Leaves `level` after `ran` of CPU time; every interrupted lower level is charged it.
-    void leave(ExecContext level, sc_core::sc_time ran);
+    void leave(ExecContext level, Picos ran);
     // Waits `t` of CPU time at `level`, stretched by any interruption while waiting.
-    void run_for(ExecContext level, sc_core::sc_time t);
+    void run_for(ExecContext level, Picos t);
     // After the calling thread waited for something else (a late load), it may not go on
     // while a higher context it was interrupted by is still running on this CPU.
     void resume();
@@ -36,7 +36,7 @@ private:
     std::array<bool, 4> m_active{};
     // Which context each running writer thread is in (looked up, never iterated).
     std::map<const sc_core::sc_object*, unsigned> m_level_of;
-    std::array<sc_core::sc_time, 4> m_stolen{}; // interruption time owed to each level
+    std::array<Picos, 4> m_stolen{}; // interruption time owed to each level
     sc_core::sc_event m_left;
 };
 

@@ -7,6 +7,7 @@
 #include "models/kernel/perf_abi.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ringsim::models {
 
@@ -154,7 +155,7 @@ void CsEtmDriver::copy(const EtmCpu& c, const AuxOutput& out, EtrSink& sink, uin
         const uint64_t page = 4096 - (aux_pos % out.aux_size) % 4096;
         const uint64_t n = std::min({len, sink.contiguous_from(etr_off), page});
         if (m_p.copy_bandwidth > 0)
-            c.cpu->run_for(m_p.context, sc_time(double(n) / m_p.copy_bandwidth * 1e12, SC_PS));
+            c.cpu->run_for(m_p.context, Picos(std::llround(double(n) / m_p.copy_bandwidth * 1e12)));
         m_buf.resize(n);
         c.port->read(c.port->issue_load(sink.address_of(etr_off), n, false, Barrier::none),
                      m_buf.data(), nullptr);

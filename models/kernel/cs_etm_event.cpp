@@ -80,10 +80,10 @@ void CsEtmEvent::end(EnginePort& caller) {
 
 void CsEtmEvent::do_start(const EtmCpu& c) {
     c.cpu->enter(m_driver_context);
-    const sc_time entered = sc_core::sc_time_stamp();
+    const Picos entered = sim_now();
     perf::RecordContext ctx = m_p.ctx;
     ctx.cpu = c.cpu->id();
-    ctx.time_ns = entered.value() / kPicosPerNs;
+    ctx.time_ns = entered / kPicosPerNs;
     // perf_log_itrace_start in event_sched_in (P4): at every sched-in and enable, since only
     // Intel PT and BTS mark their events PERF_ATTACH_ITRACE (perf_event_itrace_started);
     // cs-etm follows the traced pid/tid with these records.
@@ -110,16 +110,16 @@ void CsEtmEvent::do_start(const EtmCpu& c) {
         m_out.aux->clear_disable();
         if (!m_kernel_off_at) m_kernel_off_at = sim_now() + m_p.irq_work_latency;
     }
-    c.cpu->leave(m_driver_context, sc_core::sc_time_stamp() - entered);
+    c.cpu->leave(m_driver_context, sim_now() - entered);
 }
 
 void CsEtmEvent::do_stop() {
     const EtmCpu c = m_on_cpu;
     c.cpu->enter(m_driver_context);
-    const sc_time entered = sc_core::sc_time_stamp();
+    const Picos entered = sim_now();
     perf::RecordContext ctx = m_p.ctx;
     ctx.cpu = c.cpu->id();
-    ctx.time_ns = entered.value() / kPicosPerNs;
+    ctx.time_ns = entered / kPicosPerNs;
     m_driver.stop(c, m_out, m_handle, m_sink, ctx);
     m_on = false;
     m_stopped = c.source;
@@ -130,7 +130,7 @@ void CsEtmEvent::do_stop() {
         m_out.aux->clear_disable();
         if (!m_kernel_off_at) m_kernel_off_at = sim_now() + m_p.irq_work_latency;
     }
-    c.cpu->leave(m_driver_context, sc_core::sc_time_stamp() - entered);
+    c.cpu->leave(m_driver_context, sim_now() - entered);
 }
 
 void CsEtmEvent::book_untraced(coresight::EtmSource& source, Picos t0, Picos t1,

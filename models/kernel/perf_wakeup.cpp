@@ -4,9 +4,8 @@
 
 namespace ringsim::models {
 
-PerfWakeup::PerfWakeup(sc_core::sc_module_name name, sc_core::sc_time irq_work_latency,
-                       BufferStats& stats)
-    : sc_module(name), m_latency(irq_work_latency), m_stats(stats) {
+PerfWakeup::PerfWakeup(sc_core::sc_module_name name, Picos irq_work_latency, BufferStats& stats)
+    : sc_module(name), m_latency(double(irq_work_latency), sc_core::SC_PS), m_stats(stats) {
     SC_METHOD(irq_work_method);
     sensitive << m_irq_work;
     dont_initialize();

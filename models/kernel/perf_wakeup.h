@@ -15,7 +15,7 @@ namespace ringsim::models {
 class PerfWakeup : public sc_core::sc_module, public WakeupSink {
 public:
     SC_HAS_PROCESS(PerfWakeup);
-    PerfWakeup(sc_core::sc_module_name name, sc_core::sc_time irq_work_latency, BufferStats& stats);
+    PerfWakeup(sc_core::sc_module_name name, Picos irq_work_latency, BufferStats& stats);
 
     void perf_output_wakeup() override;
 
@@ -28,7 +28,7 @@ public:
 private:
     void irq_work_method();
 
-    sc_core::sc_time m_latency;
+    sc_core::sc_time m_latency; // the irq_work latency, as the event is notified with it
     BufferStats& m_stats;
     bool m_poll = false;    // rb->poll
     bool m_pending = false; // the irq_work is queued and has not run yet

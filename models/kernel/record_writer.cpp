@@ -52,14 +52,14 @@ uint64_t RecordWriter::record_size(const perf::RecordContext& ctx) const {
 
 void RecordWriter::write_one(const WriteTarget& t) {
     t.cpu->enter(m_p.context);
-    const sc_time entered = sc_core::sc_time_stamp();
+    const Picos entered = sim_now();
 
     perf::RecordContext ctx;
     ctx.sample_type = m_p.sample_type;
     ctx.sample_id_all = m_p.sample_id_all;
     ctx.pid = m_p.pid;
     ctx.tid = m_p.tid;
-    ctx.time_ns = entered.value() / kPicosPerNs;
+    ctx.time_ns = entered / kPicosPerNs;
     ctx.id = m_p.event_id;
     ctx.cpu = t.cpu->id();
     const uint64_t seq = m_seq++;
@@ -81,12 +81,12 @@ void RecordWriter::write_one(const WriteTarget& t) {
         // this context; nested writers may reserve behind us meanwhile, and only the
         // outermost one publishes (R3).
         t.rb->output_header(h, *t.mem, m_bytes);
-        t.cpu->run_for(m_p.context, sc_time(double(m_p.write_time), SC_PS));
+        t.cpu->run_for(m_p.context, m_p.write_time);
         t.rb->output_record(h, *t.mem, m_bytes);
         if (m_p.kind == RecordKind::sample) t.rb->count_sample_event();
         t.rb->output_end(h, *t.mem);
     }
-    t.cpu->leave(m_p.context, sc_core::sc_time_stamp() - entered);
+    t.cpu->leave(m_p.context, sim_now() - entered);
 }
 
 } // namespace ringsim::models

@@ -61,8 +61,7 @@ struct OneBufferRig {
         p.data = phys.allocate("data", 4096, 4096);
         p.wakeup_watermark = watermark;
         rb = std::make_unique<models::PerfBuffer>(p, stats);
-        wakeup = std::make_unique<models::PerfWakeup>("wakeup", sc_core::sc_time(2, sc_core::SC_US),
-                                                      stats);
+        wakeup = std::make_unique<models::PerfWakeup>("wakeup", 2'000'000 /* 2 us */, stats);
         rb->set_wakeup_sink(wakeup.get());
         models::CheckedBuffer cb;
         cb.name = "cpu0";

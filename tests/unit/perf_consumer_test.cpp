@@ -119,7 +119,7 @@ struct Rig {
         rb = std::make_unique<PerfBuffer>(p, stats);
         rb->init_userpage(kernel);
         rb->set_observer(&stored);
-        wakeup = std::make_unique<PerfWakeup>("wakeup", sc_core::sc_time(2, sc_core::SC_US), stats);
+        wakeup = std::make_unique<PerfWakeup>("wakeup", 2'000'000 /* 2 us */, stats);
         rb->set_wakeup_sink(wakeup.get());
     }
     void consume(const PerfConsumerParams& p) {
