@@ -586,9 +586,9 @@ void declare_checker_stats(StatRegistry& r) {
               "or an overwrite to explain it",
               &S::violations_missing);
     r.counter("violations.duplicated", "violations",
-              "records delivered more than once by a "
-              "reader that never re-reads (libperf), or re-read by any reader with changed "
-              "bytes",
+              "records delivered more than once, with the same bytes, by a reader that "
+              "never re-reads (libperf); a copy again with changed bytes is a stale, overrun "
+              "or torn violation instead",
               &S::violations_duplicated);
     r.counter("violations.accounting", "violations",
               "buffers where produced != delivered + "
