@@ -58,9 +58,43 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
     map_tool();
     build_consumer();
     if (m_sc.aux.enabled) build_aux_reader();
-    // The run ends when the tool is done, after the checkers closed their books.
+    build_perf_data();
+    // The run ends when the tool is done, after the checkers closed their books and
+    // perf.data is written.
     if (m_aux_checker) m_consumer->add_observer(m_aux_checker.get());
+    m_consumer->add_observer(m_perf_data.get());
     m_consumer->add_observer(&m_end);
+}
+
+void Platform::build_perf_data() {
+    PerfDataInputs in;
+    in.events = m_perf_events;
+    in.cs_etm_ids = m_cs_etm_ids;
+    if (m_sc.aux.enabled)
+        for (unsigned cpu : m_traced)
+            in.etms.push_back({cpu, m_source_of_cpu[cpu]->trace_id()});
+    // auxtrace_mmap_params__set_idx: a per-CPU map names its CPU and no thread, a
+    // per-thread map its thread and no CPU.
+    for (const BufferSlot& b : m_buffers)
+        in.mmaps.push_back(b.cpu < 0 ? PerfDataSession::Mmap{-1, int32_t(kWorkloadPid)}
+                                     : PerfDataSession::Mmap{b.cpu, -1});
+    in.snapshot = m_sc.aux.snapshot;
+    in.sample_type = sample_type_bits(m_sc.sample_type);
+    in.sample_id_all = m_sc.sample_id_all;
+    in.nr_cpus = m_sc.cpus;
+    in.seed = derive_seed(m_sc.seed, "perf_data");
+    PerfDataSession s = make_perf_data_session(in);
+    // event->lost_samples, which perf reads with PERF_FORMAT_LOST at exit.
+    s.lost_samples_of = [this](uint64_t id) {
+        uint64_t lost = 0;
+        for (const BufferSlot& b : m_buffers) {
+            const auto& m = b.rb->lost_samples();
+            if (const auto it = m.find(id); it != m.end()) lost += it->second;
+        }
+        return lost;
+    };
+    m_perf_data = std::make_unique<PerfDataWriter>(std::move(s));
+    if (m_aux_reader) m_aux_reader->add_observer(m_perf_data.get());
 }
 
 void Platform::build_buffers() {
@@ -141,12 +175,14 @@ void Platform::build_writers() {
         p.sample_type = sample_type;
         p.sample_id_all = m_sc.sample_id_all;
         p.pid = kWorkloadPid;
-        p.period = 100000; // a cycles event with -c 100000
+        p.period = kSamplePeriod;
 
+        m_perf_events.push_back({w.name, w.record, {}});
         if (m_sc.deployment == Deployment::per_thread) {
             const std::string name = w.name;
             p.seed = derive_seed(m_sc.seed, "writer." + name);
             p.event_id = next_id++;
+            m_perf_events.back().ids.push_back(p.event_id);
             p.tid = kWorkloadPid;
             m_writers.push_back(
                 std::make_unique<RecordWriter>(name.c_str(), p, *m_scheduler, kPerThreadTask,
@@ -158,6 +194,7 @@ void Platform::build_writers() {
             const std::string name = w.name + "_cpu" + std::to_string(cpu);
             p.seed = derive_seed(m_sc.seed, "writer." + name);
             p.event_id = next_id++;
+            m_perf_events.back().ids.push_back(p.event_id);
             p.tid = kWorkloadPid + cpu;
             m_writers.push_back(std::make_unique<RecordWriter>(name.c_str(), p, *m_scheduler,
                                                                int(cpu), *m_buffers[i].rb,
@@ -333,6 +370,7 @@ void Platform::build_aux() {
         ep.ctx.sample_id_all = m_sc.sample_id_all;
         ep.ctx.pid = kWorkloadPid;
         ep.ctx.id = next_id++;
+        m_cs_etm_ids.push_back(ep.ctx.id);
         const int task = m_buffers[i].cpu; // kPerThreadTask for the per-thread buffer
         ep.ctx.tid = task < 0 ? kWorkloadPid : kWorkloadPid + unsigned(task);
         m_events.push_back(std::make_unique<CsEtmEvent>(("cs_etm_" + m_buffers[i].name).c_str(), ep,
@@ -399,6 +437,7 @@ StatInstances Platform::buffer_stat_instances(unsigned i) const {
 StatInstances Platform::total_stat_instances() const {
     StatInstances in;
     in.add(*m_consumer);
+    in.add(*m_perf_data);
     for (unsigned i = 0; i < m_buffers.size(); ++i) {
         in.add(m_buffers[i].stats);
         in.add(m_buffers[i].mmu);

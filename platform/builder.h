@@ -19,6 +19,8 @@
 #include "models/user/auxtrace_reader.h"
 #include "models/user/perf_consumer.h"
 #include "platform/config/scenario.h"
+#include "platform/export/perf_data_session.h"
+#include "platform/export/perf_data_writer.h"
 #include "platform/session_end.h"
 
 #include <deque>
@@ -55,6 +57,9 @@ public:
     models::StatInstances buffer_stat_instances(unsigned i) const;
     models::StatInstances total_stat_instances() const;
     const models::AuxChecker* aux_checker() const { return m_aux_checker.get(); }
+    // What perf record would write; open() it before the run to get the file.
+    PerfDataWriter& perf_data() { return *m_perf_data; }
+    const PerfDataWriter& perf_data() const { return *m_perf_data; }
     // Simulated memory as the last performed stores left it (for samplers that must not
     // issue memory operations).
     const models::PhysicalMemory& phys() const { return m_phys; }
@@ -68,6 +73,7 @@ private:
     void build_consumer();
     void build_aux();
     void build_aux_reader();
+    void build_perf_data();
 
     const config::Scenario& m_sc;
     std::vector<unsigned> m_traced; // the traced CPUs
@@ -100,6 +106,10 @@ private:
     std::unique_ptr<models::CsEtmDriver> m_driver;
     std::vector<std::unique_ptr<models::CsEtmEvent>> m_events;
     std::unique_ptr<models::AuxtraceReader> m_aux_reader;
+    // perf.data: the events perf record would have opened, and the file's writer.
+    std::vector<PerfDataInputs::Event> m_perf_events;
+    std::vector<uint64_t> m_cs_etm_ids;
+    std::unique_ptr<PerfDataWriter> m_perf_data;
     SessionEnd m_end;
     size_t m_writers_running = 0;
     void writer_done();

@@ -39,6 +39,8 @@ struct Args {
     std::string timeline;              // --timeline FILE
     std::string timeline_window;       // --timeline-window FROM:TO
     std::optional<std::string> series; // --series INTERVAL
+    std::string perf_data;             // --perf-data FILE
+    std::vector<std::string> argv;     // as typed, for perf.data's CMDLINE
 };
 
 // Parses the arguments after the command; false (after saying why) on a bad flag.
@@ -52,7 +54,8 @@ bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bo
             "out", po::value<std::string>(&a.out), "output directory")(
             "timeline", po::value<std::string>(&a.timeline), "trace-event JSON file")(
             "timeline-window", po::value<std::string>(&a.timeline_window),
-            "FROM:TO")("series", po::value<std::string>(), "series.csv interval");
+            "FROM:TO")("series", po::value<std::string>(), "series.csv interval")(
+            "perf-data", po::value<std::string>(&a.perf_data), "perf.data file to write");
     po::positional_options_description pos;
     pos.add("scenario", 1);
     try {
@@ -128,6 +131,13 @@ int cmd_run(const Args& a) {
 
     const auto wall0 = std::chrono::steady_clock::now();
     Platform top("top", *scenario);
+    if (!a.perf_data.empty()) {
+        top.perf_data().set_cmdline(a.argv);
+        if (!top.perf_data().open(a.perf_data)) {
+            std::cerr << "ringsim run: --perf-data: " << top.perf_data().error() << "\n";
+            return kExitBadInput;
+        }
+    }
     // Only with --timeline does the engine get an observer: without, the run pays nothing.
     std::unique_ptr<TimelineWriter> timeline;
     if (!a.timeline.empty()) {
@@ -190,6 +200,13 @@ int cmd_run(const Args& a) {
               << (series ? ", violations.json and series.csv" : " and violations.json") << " in "
               << dir.string() << "\n";
     if (timeline) std::cout << "ringsim: wrote the timeline " << a.timeline << "\n";
+    if (!a.perf_data.empty()) {
+        if (!top.perf_data().ok()) {
+            std::cerr << "ringsim run: --perf-data: " << top.perf_data().error() << "\n";
+            return kExitBadInput;
+        }
+        print_perf_data_written(std::cout, top.perf_data(), a.perf_data);
+    }
     return top.finished() ? kExitOk : kExitModelError;
 }
 
@@ -241,6 +258,8 @@ int run_cli(int argc, char** argv) {
         if (cmd == "run" || cmd == "validate") {
             Args a;
             if (!parse_args(cmd, rest, cmd == "run", a)) return kExitBadInput;
+            a.argv = {"ringsim", cmd};
+            a.argv.insert(a.argv.end(), rest.begin(), rest.end());
             return cmd == "run" ? cmd_run(a) : cmd_validate(a);
         }
     } catch (const models::ModelError& e) {

@@ -96,24 +96,32 @@ json run_json(const Platform& p, const RunInfo& info) {
                                    t.count("aux.bytes.corrupted") >
                                0;
     out["completed"] = p.finished();
+    // What perf report will print about the perf.data of this run (--perf-data writes it).
+    const PerfReportLines lines = perf_report_lines(t, p.perf_data().cs_etm_queueing());
+    out["perf_report"] = {{"errors", lines.errors}, {"warnings", lines.warnings}};
     out["effective_config"] = info.effective;
     return out;
 }
 
-namespace {
-
-// What perf report prints about this perf.data: perf_session__warn_about_errors (session.c,
-// C9), its warnings in its order and words. perf.data holds the records perf record copied
-// (twice, for those perf_mmap__push copied twice) and, from perf 6.0, one
-// PERF_RECORD_LOST_SAMPLES per event that lost records (record__read_lost_samples); perf's
-// own synthesized records (the tasks and maps at start, FINISHED_ROUND) are not counted.
-void print_perf_report_warnings(std::ostream& out, const StatValues& t) {
+// What perf report prints about this perf.data: first what its cs-etm decoder says while
+// queueing the AUX data (cs_etm_queue.h), then perf_session__warn_about_errors (session.c,
+// C9), its warnings in its order and words. perf.data holds what the writer
+// (export/perf_data_writer.h) puts there: the records perf record copied (twice, for those
+// perf_mmap__push copied twice), its own FINISHED_ROUND, AUXTRACE_INFO and AUXTRACE, and
+// one PERF_RECORD_LOST_SAMPLES per event that lost records (record__read_lost_samples).
+PerfReportLines perf_report_lines(const StatValues& t, const perf_data::CsEtmQueueing& cs_etm) {
     auto n = [&t](const char* path) { return t.count(path); };
-    std::vector<std::string> w;
+    PerfReportLines out;
+    // cs-etm's complaints come first: it queues the AUX data when it meets AUXTRACE_INFO.
+    out.errors = cs_etm.errors;
+    if (cs_etm.piped_fallback && n("perf_data.auxtrace_records"))
+        out.errors.insert(out.errors.end(), std::begin(perf_data::kCsEtmPipedWarning),
+                          std::end(perf_data::kCsEtmPipedWarning));
+    std::vector<std::string>& w = out.warnings;
     if (n("lost_records")) {
-        const uint64_t events = n("records.delivered") + n("records.duplicated") +
-                                n("lost_records") + n("lost_samples_records");
-        w.push_back("Processed " + std::to_string(events) + " events and lost " +
+        // nr_events[0]: every record in the file, perf's own (FINISHED_ROUND, AUXTRACE,
+        // LOST_SAMPLES, ...) included.
+        w.push_back("Processed " + std::to_string(n("perf_data.events")) + " events and lost " +
                     std::to_string(n("lost_records")) + " chunks!");
         w.push_back("Check IO/CPU overload!");
     }
@@ -130,10 +138,32 @@ void print_perf_report_warnings(std::ostream& out, const StatValues& t) {
     if (t.has("aux.truncated_delivered") && n("aux.truncated_delivered"))
         w.push_back("AUX data lost " + std::to_string(n("aux.truncated_delivered")) +
                     " times out of " + std::to_string(n("aux.records_delivered")) + "!");
-    if (w.empty())
+    return out;
+}
+
+namespace {
+
+// The summary's lines of it: a long run of cs-etm errors is cut short (run.json has all).
+void print_perf_report_lines(std::ostream& out, const PerfReportLines& r) {
+    constexpr size_t kShown = 3;
+    size_t shown = 0, cut = 0;
+    for (const std::string& line : r.errors) {
+        const bool piped = line.rfind("CS ETM warning", 0) == 0 || line.rfind("Continuing", 0) == 0;
+        if (!piped && shown++ >= kShown) {
+            ++cut;
+            continue;
+        }
+        if (cut && piped) {
+            out << "perf: (" << cut << " more such lines: run.json's perf_report)\n";
+            cut = 0;
+        }
+        out << "perf: " << line << "\n";
+    }
+    if (cut) out << "perf: (" << cut << " more such lines: run.json's perf_report)\n";
+    if (r.warnings.empty())
         out << "perf: no warning from perf report (no PERF_RECORD_LOST, at most 5% of samples "
                "lost, no TRUNCATED AUX data)\n";
-    for (const std::string& line : w)
+    for (const std::string& line : r.warnings)
         out << "perf: " << line << "\n";
 }
 
@@ -193,12 +223,11 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     out << "\n";
 
     // __cmd_record's own line at exit (the push reader is perf record; libperf is another
-    // tool). "Captured and wrote" needs the size of the perf.data file perf would write,
-    // which ringsim does not write yet.
+    // tool). "Captured and wrote" follows the run with --perf-data, when the file exists.
     if (p.consumer().reader() == models::ReaderKind::push)
         out << "perf: [ perf record: Woken up " << p.consumer().polls()
             << " times to write data ]\n";
-    print_perf_report_warnings(out, t);
+    print_perf_report_lines(out, perf_report_lines(t, p.perf_data().cs_etm_queueing()));
     if (p.consumer().keep_up_warnings())
         out << "perf: failed to keep up with mmap data. (warn only once)\n";
 

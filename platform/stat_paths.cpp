@@ -1,5 +1,7 @@
 #include "platform/stat_paths.h"
 
+#include "platform/export/perf_data_writer.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -19,6 +21,7 @@ const models::StatRegistry& stat_registry() {
         models::declare_cs_etm_event_stats(r);
         models::declare_etr_sink_stats(r);
         models::declare_auxtrace_reader_stats(r);
+        declare_perf_data_stats(r);
         return r;
     }();
     return registry;

@@ -15,6 +15,7 @@ packages=(
   parallel                # tests/sweep: shards under GNU parallel
   jq                      # tests/sweep: comparing shard files
   clang-format            # tools/format.sh: the tree's one style, checked by a test
+  linux-perf              # tests/perf: perf report reads ringsim's perf.data (OpenCSD inside)
 )
 
 missing=()

@@ -117,6 +117,15 @@ void encode_lost(std::vector<uint8_t>& out, const RecordContext& c, uint64_t los
     put_sample_id(w, c);
 }
 
+void encode_lost_samples(std::vector<uint8_t>& out, RecordContext c, uint64_t lost) {
+    // perf_event__synthesize_id_sample writes the trailer whatever sample_id_all says.
+    c.sample_id_all = true;
+    Writer w(out);
+    w.header(PERF_RECORD_LOST_SAMPLES, 0, kHeaderSize + 8 + trailer(c));
+    w.u64(lost);
+    put_sample_id(w, c);
+}
+
 void encode_switch(std::vector<uint8_t>& out, const RecordContext& c, bool switch_out) {
     Writer w(out);
     w.header(PERF_RECORD_SWITCH, switch_out ? PERF_RECORD_MISC_SWITCH_OUT : 0, switch_size(c));

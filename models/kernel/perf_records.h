@@ -25,6 +25,10 @@ struct RecordContext {
 void encode_sample(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t size, uint64_t seq,
                    uint64_t period);
 void encode_lost(std::vector<uint8_t>& out, const RecordContext& ctx, uint64_t lost);
+// PERF_RECORD_LOST_SAMPLES {lost} as perf record writes it at exit (builtin-record.c :
+// __record__read_lost_samples): the sample_id trailer of perf_event__synthesize_id_sample,
+// written whatever sample_id_all says, with only the id (ctx.id) set and the rest zero.
+void encode_lost_samples(std::vector<uint8_t>& out, RecordContext ctx, uint64_t lost);
 void encode_switch(std::vector<uint8_t>& out, const RecordContext& ctx, bool switch_out);
 void encode_comm(std::vector<uint8_t>& out, const RecordContext& ctx, const char* comm);
 // PERF_RECORD_AUX {aux_offset, aux_size, flags} (perf_event_aux_event, A3).

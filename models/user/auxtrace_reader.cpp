@@ -15,7 +15,7 @@ AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& m
                                AddressSpace& space, std::vector<AuxMmap> mmaps,
                                AuxObserver& observer)
     : m_p(params), m_mem(mem), m_cpu(cpu), m_mmaps(std::move(mmaps)), m_prev(m_mmaps.size(), 0),
-      m_tail_seq(m_mmaps.size(), 0), m_observer(observer), m_space(space) {
+      m_tail_seq(m_mmaps.size(), 0), m_observers{&observer}, m_space(space) {
     require_param(m_p.copy_bandwidth > 0, "AuxtraceReaderParams.copy_bandwidth");
     require_param(m_p.write_bandwidth > 0, "AuxtraceReaderParams.write_bandwidth");
 }
@@ -64,7 +64,8 @@ bool AuxtraceReader::read(unsigned idx, bool snapshot) {
     std::vector<CopySource> sources;
     read_copy(m_mem, first, second, m_buf, sources);
     ctx.tail_store_seq = m_tail_seq[idx];
-    m_observer.on_aux_copied(idx, r.offset, m_buf.data(), r.size, sources, ctx);
+    for (AuxObserver* o : m_observers)
+        o->on_aux_copied(idx, r.offset, m_buf.data(), r.size, sources, ctx);
     // auxtrace_record__read_finish: PERF_EVENT_IOC_ENABLE (A9).
     if (!snapshot && m.event) {
         m.event->ioc_enable();

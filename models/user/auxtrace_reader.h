@@ -7,8 +7,9 @@
 // the snapshot arithmetic (no tail) and enables them again (C8). At exit the events are
 // disabled first; a snapshot session takes one last snapshot only with -Se
 // (record__auxtrace_snapshot_exit), else what came since the last one stays unread.
-// Leaves out: the PERF_RECORD_AUXTRACE header written to perf.data (only its cost), the
-// 32-bit tool's triple head read, --aux-sample.
+// What a read writes to perf.data (PERF_RECORD_AUXTRACE and its payload) is the listeners'
+// (platform/export/perf_data_writer.h); the reader pays its cost.
+// Leaves out: the 32-bit tool's triple head read, --aux-sample.
 #pragma once
 
 #include "models/kernel/cs_etm_event.h"
@@ -61,6 +62,10 @@ public:
     void on_exit() override;
     void on_start() override;
 
+    // Another listener of what the reads copy (the first is the constructor's); before the
+    // simulation starts.
+    void add_observer(AuxObserver* observer) { m_observers.push_back(observer); }
+
     const AuxtraceReaderCounters& counters() const { return m_n; }
 
 private:
@@ -75,7 +80,7 @@ private:
     std::vector<AuxMmap> m_mmaps;
     std::vector<uint64_t> m_prev;
     std::vector<uint64_t> m_tail_seq;
-    AuxObserver& m_observer;
+    std::vector<AuxObserver*> m_observers;
     AddressSpace& m_space;
     size_t m_next_snapshot = 0;
     AuxtraceReaderCounters m_n;

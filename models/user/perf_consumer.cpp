@@ -92,15 +92,16 @@ void PerfConsumer::consumer_thread() {
         if (m_aux && m_aux->next_due() && m_aux->next_due() <= sim_now() && !m_exited)
             m_aux->run_due();
         bool hits = false;
+        pass_start();
         for (unsigned i = 0; i < m_mmaps.size(); ++i) {
             if (m_mmaps[i].backward) continue;
             hits |= read_forward(i);
             if (m_aux) hits |= m_aux->after_data_read(i); // C5: data, then its AUX
         }
+        pass_end();
         if (snapshot_due()) {
             m_next_snapshot += m_p.snapshot_every;
-            for (unsigned i = 0; i < m_mmaps.size(); ++i)
-                if (m_mmaps[i].backward) read_backward(i);
+            read_backward_all();
         }
         if (!hits) {
             // Done once a pass after the events were disabled found nothing (the exit may
@@ -115,17 +116,40 @@ void PerfConsumer::consumer_thread() {
     // writes once the workload exited and the events are disabled: that pass is left out.
     if (m_flush > 1) {
         m_flush = 1;
+        pass_start();
         for (unsigned i = 0; i < m_mmaps.size(); ++i) {
             if (m_mmaps[i].backward) continue;
             read_forward(i);
             if (m_aux) m_aux->after_data_read(i);
         }
+        pass_end();
     }
     // BKW_MMAP_DATA_PENDING at exit: the overwrite buffers are read last.
-    for (unsigned i = 0; i < m_mmaps.size(); ++i)
-        if (m_mmaps[i].backward) read_backward(i);
+    read_backward_all();
     for (ConsumerObserver* o : m_observers)
         o->on_finished();
+}
+
+void PerfConsumer::pass_start() {
+    for (ConsumerObserver* o : m_observers)
+        o->on_pass_start();
+}
+
+void PerfConsumer::pass_end() {
+    for (ConsumerObserver* o : m_observers)
+        o->on_pass_end();
+}
+
+void PerfConsumer::read_backward_all() {
+    // record__mmap_read_evlist over the overwrite maps: a pass of its own.
+    bool any = false;
+    for (const ConsumerMmap& m : m_mmaps)
+        any |= m.backward;
+    if (!any) return;
+    pass_start();
+    for (unsigned i = 0; i < m_mmaps.size(); ++i)
+        if (m_mmaps[i].backward) read_backward(i);
+    pass_end();
 }
 
 bool PerfConsumer::snapshot_due() const {

@@ -125,6 +125,9 @@ private:
     bool push(unsigned idx);
     bool read_events(unsigned idx);
     void read_backward(unsigned idx);
+    void read_backward_all();
+    void pass_start();
+    void pass_end();
     uint64_t overwrite_rb_find_range(unsigned idx, uint64_t start);
     // A copy out of the mapping, issued now and delivered later (after the tail store,
     // which with (D) off may perform before the copy's loads).

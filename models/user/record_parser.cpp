@@ -94,6 +94,21 @@ std::string record_type_name(uint32_t type) {
         return "PERF_RECORD_SWITCH";
     case PERF_RECORD_COMM:
         return "PERF_RECORD_COMM";
+    case PERF_RECORD_AUX:
+        return "PERF_RECORD_AUX";
+    case PERF_RECORD_ITRACE_START:
+        return "PERF_RECORD_ITRACE_START";
+    case PERF_RECORD_LOST_SAMPLES:
+        return "PERF_RECORD_LOST_SAMPLES";
+    case PERF_RECORD_AUX_OUTPUT_HW_ID:
+        return "PERF_RECORD_AUX_OUTPUT_HW_ID";
+    // The perf tool's own records (tools/lib/perf/include/perf/event.h).
+    case kRecordFinishedRound:
+        return "PERF_RECORD_FINISHED_ROUND";
+    case kRecordAuxtraceInfo:
+        return "PERF_RECORD_AUXTRACE_INFO";
+    case kRecordAuxtrace:
+        return "PERF_RECORD_AUXTRACE";
     default:
         return "type " + std::to_string(type);
     }

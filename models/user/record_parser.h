@@ -10,6 +10,13 @@
 
 namespace ringsim::models::perf {
 
+// The perf tool's own record types (tools/lib/perf/include/perf/event.h :
+// perf_user_event_type), which only perf.data holds.
+constexpr uint32_t kRecordFinishedRound = 68;
+constexpr uint32_t kRecordAuxtraceInfo = 70;
+constexpr uint32_t kRecordAuxtrace = 71;
+constexpr uint32_t kRecordTypeLimit = 83; // PERF_RECORD_HEADER_MAX in perf 6.1
+
 struct Header {
     uint32_t type = 0;
     uint16_t misc = 0;

@@ -42,11 +42,17 @@ public:
                            const CopyContext& /*ctx*/) {}
     // The tool moved its read position from `from` to `to` without reading what is between.
     virtual void on_skipped(unsigned /*idx*/, uint64_t /*from*/, uint64_t /*to*/) {}
+    // A pass over the buffers begins and ends (record__mmap_read_evlist: over the forward
+    // maps, or over the overwrite maps): perf record ends a pass that wrote anything with
+    // PERF_RECORD_FINISHED_ROUND. The AUX reads that follow each data read are in it.
+    virtual void on_pass_start() {}
+    virtual void on_pass_end() {}
     // The tool is done: its last pass is over (perf record's exit).
     virtual void on_finished() {}
 };
 
-// What the tool copied out of an AUX area: bytes at free-running AUX position `pos`.
+// What the tool copied out of an AUX area: bytes at free-running AUX position `pos` (the
+// offset of the PERF_RECORD_AUXTRACE perf writes for this read).
 class AuxObserver {
 public:
     virtual ~AuxObserver() = default;
