@@ -79,6 +79,7 @@ void Platform::build_perf_data() {
         in.mmaps.push_back(b.cpu < 0 ? PerfDataSession::Mmap{-1, int32_t(kWorkloadPid)}
                                      : PerfDataSession::Mmap{b.cpu, -1});
     in.snapshot = m_sc.aux.snapshot;
+    in.write_backward = m_sc.write_backward;
     in.sample_type = sample_type_bits(m_sc.sample_type);
     in.sample_id_all = m_sc.sample_id_all;
     in.nr_cpus = m_sc.cpus;
@@ -177,7 +178,11 @@ void Platform::build_writers() {
         p.pid = kWorkloadPid;
         p.period = kSamplePeriod;
 
-        m_perf_events.push_back({w.name, w.record, {}});
+        m_perf_events.push_back(
+            {w.name,
+             w.record,
+             {},
+             w.record == RecordKind::sample && w.size > perf::sample_fixed_size(sample_type)});
         if (m_sc.deployment == Deployment::per_thread) {
             const std::string name = w.name;
             p.seed = derive_seed(m_sc.seed, "writer." + name);

@@ -97,37 +97,46 @@ json run_json(const Platform& p, const RunInfo& info) {
                                0;
     out["completed"] = p.finished();
     // What perf report will print about the perf.data of this run (--perf-data writes it).
-    const PerfReportLines lines = perf_report_lines(t, p.perf_data().cs_etm_queueing());
-    out["perf_report"] = {{"errors", lines.errors}, {"warnings", lines.warnings}};
+    const PerfReportLines lines = perf_report_lines(p.perf_data());
+    out["perf_report"] = {
+        {"errors", lines.errors}, {"warnings", lines.warnings}, {"after", lines.after}};
     out["effective_config"] = info.effective;
     return out;
 }
 
-// What perf report prints about this perf.data: first what its cs-etm decoder says while
+// What perf report --no-itrace prints about this perf.data (perf report's default also
+// decodes the AUX trace and counts the samples it synthesizes from it among its events,
+// which ringsim does not model): first what its cs-etm decoder says while
 // queueing the AUX data (cs_etm_queue.h), then perf_session__warn_about_errors (session.c,
 // C9), its warnings in its order and words. perf.data holds what the writer
 // (export/perf_data_writer.h) puts there: the records perf record copied (twice, for those
 // perf_mmap__push copied twice), its own FINISHED_ROUND, AUXTRACE_INFO and AUXTRACE, and
 // one PERF_RECORD_LOST_SAMPLES per event that lost records (record__read_lost_samples).
-PerfReportLines perf_report_lines(const StatValues& t, const perf_data::CsEtmQueueing& cs_etm) {
-    auto n = [&t](const char* path) { return t.count(path); };
+PerfReportLines perf_report_lines(const PerfDataWriter& file) {
+    const PerfDataCounts& n = file.counts();
+    const perf_data::CsEtmQueueing& cs_etm = file.cs_etm_queueing();
+    auto count = [&n](uint32_t type) { return n.by_type[type]; };
     PerfReportLines out;
     // cs-etm's complaints come first: it queues the AUX data when it meets AUXTRACE_INFO.
     out.errors = cs_etm.errors;
-    if (cs_etm.piped_fallback && n("perf_data.auxtrace_records"))
+    if (cs_etm.piped_fallback && count(models::perf::kRecordAuxtrace))
         out.errors.insert(out.errors.end(), std::begin(perf_data::kCsEtmPipedWarning),
                           std::end(perf_data::kCsEtmPipedWarning));
+    // A copy no walk of headers can split (a reordering corrupted it): perf report's reader
+    // fails on it, and report says so after its warnings (which then count only what it
+    // read before).
+    if (n.unparsed_bytes) out.errors.push_back("failed to process sample");
     std::vector<std::string>& w = out.warnings;
-    if (n("lost_records")) {
-        // nr_events[0]: every record in the file, perf's own (FINISHED_ROUND, AUXTRACE,
-        // LOST_SAMPLES, ...) included.
-        w.push_back("Processed " + std::to_string(n("perf_data.events")) + " events and lost " +
-                    std::to_string(n("lost_records")) + " chunks!");
+    // perf_session__warn_about_errors, from what the file holds: nr_events[0] counts every
+    // record, perf's own (FINISHED_ROUND, AUXTRACE, LOST_SAMPLES, ...) included.
+    if (count(PERF_RECORD_LOST)) {
+        w.push_back("Processed " + std::to_string(n.events) + " events and lost " +
+                    std::to_string(count(PERF_RECORD_LOST)) + " chunks!");
         w.push_back("Check IO/CPU overload!");
     }
     // total_lost_samples: the lost fields of the LOST_SAMPLES records, every record the
     // kernel dropped (event->lost_samples grows with rb->lost).
-    const uint64_t samples = n("records.samples_in_perf_data"), lost = n("records.lost");
+    const uint64_t samples = count(PERF_RECORD_SAMPLE), lost = n.lost_samples;
     const double drop_rate = lost ? double(lost) / double(samples + lost) : 0.0;
     if (drop_rate > 0.05) {
         char pct[32];
@@ -135,9 +144,20 @@ PerfReportLines perf_report_lines(const StatValues& t, const perf_data::CsEtmQue
         w.push_back("Processed " + std::to_string(samples + lost) + " samples and lost " + pct +
                     "%!");
     }
-    if (t.has("aux.truncated_delivered") && n("aux.truncated_delivered"))
-        w.push_back("AUX data lost " + std::to_string(n("aux.truncated_delivered")) +
-                    " times out of " + std::to_string(n("aux.records_delivered")) + "!");
+    const std::string of_aux = " times out of " + std::to_string(count(PERF_RECORD_AUX)) + "!";
+    if (n.aux_truncated) w.push_back("AUX data lost " + std::to_string(n.aux_truncated) + of_aux);
+    if (n.aux_partial) {
+        w.push_back("AUX data had gaps in it " + std::to_string(n.aux_partial) + of_aux);
+        w.push_back("Are you running a KVM guest in the background?");
+    }
+    if (n.aux_collision)
+        w.push_back("AUX data detected collision  " + std::to_string(n.aux_collision) + of_aux);
+    // perf_session__warn_order: not when an event writes backward.
+    if (n.unordered && !n.write_backward)
+        w.push_back(std::to_string(n.unordered) + " out of order events recorded.");
+    // __cmd_report, after the warnings: no sample, no histogram entry.
+    if (!count(PERF_RECORD_SAMPLE) && !n.unparsed_bytes)
+        out.after.push_back("The " + file.path() + " data has no samples!");
     return out;
 }
 
@@ -162,8 +182,10 @@ void print_perf_report_lines(std::ostream& out, const PerfReportLines& r) {
     if (cut) out << "perf: (" << cut << " more such lines: run.json's perf_report)\n";
     if (r.warnings.empty())
         out << "perf: no warning from perf report (no PERF_RECORD_LOST, at most 5% of samples "
-               "lost, no TRUNCATED AUX data)\n";
+               "lost, no TRUNCATED AUX data, in time order)\n";
     for (const std::string& line : r.warnings)
+        out << "perf: " << line << "\n";
+    for (const std::string& line : r.after)
         out << "perf: " << line << "\n";
 }
 
@@ -227,7 +249,7 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     if (p.consumer().reader() == models::ReaderKind::push)
         out << "perf: [ perf record: Woken up " << p.consumer().polls()
             << " times to write data ]\n";
-    print_perf_report_lines(out, perf_report_lines(t, p.perf_data().cs_etm_queueing()));
+    print_perf_report_lines(out, perf_report_lines(p.perf_data()));
     if (p.consumer().keep_up_warnings())
         out << "perf: failed to keep up with mmap data. (warn only once)\n";
 

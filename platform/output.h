@@ -26,14 +26,14 @@ struct RunInfo {
 nlohmann::json stats_json(const Platform& p);
 nlohmann::json run_json(const Platform& p, const RunInfo& info);
 
-// What perf report prints reading this run's perf.data, without the "Warning:" headings and
-// blank lines: the cs-etm decoder's errors while it queues the AUX data, then
-// perf_session__warn_about_errors's warnings.
+// What perf report --no-itrace prints reading this run's perf.data, without the "Warning:"
+// and "Error:" headings and blank lines: the cs-etm decoder's errors while it queues the AUX data,
+// then perf_session__warn_about_errors's warnings.
 struct PerfReportLines {
     std::vector<std::string> errors, warnings;
+    std::vector<std::string> after; // __cmd_report's own, after the warnings
 };
-PerfReportLines perf_report_lines(const models::StatValues& t,
-                                  const perf_data::CsEtmQueueing& cs_etm);
+PerfReportLines perf_report_lines(const PerfDataWriter& file);
 // DIR/violations.json: the first violations with their explanations.
 nlohmann::json violations_json(const Platform& p);
 void print_summary(std::ostream& out, const Platform& p, const RunInfo& info);

@@ -763,8 +763,11 @@ void AuxChecker::close_source(Source& s) {
     const uint64_t last_count = st.next_count();
     std::vector<std::pair<uint64_t, uint64_t>> gaps; // count ranges
     uint64_t at = first_count;
+    bool decoded_any = false;
     for (const auto& [c0, c1] : s.decoded) {
         if (c0 > at) gaps.push_back({at, c0});
+        if (c0 > at && decoded_any) ++books.discontinuities;
+        decoded_any = true;
         at = std::max(at, c1);
     }
     if (last_count > at) gaps.push_back({at, last_count});
@@ -873,6 +876,12 @@ void declare_aux_checker_stats(StatRegistry& r) {
                      "gaps in a source's decoded counts whose cause is this one",
                      [c](const B& b) { return b.gaps_by_cause[c]; });
 
+    r.counter("aux.discontinuities", "gaps",
+              "jumps between two decoded counts of a source: the discontinuities a decoder of "
+              "the trace perf read sees (perf's cs-etm through OpenCSD); loss before the first "
+              "or after the last decoded count makes none",
+              &B::discontinuities);
+
     using N = AuxCheckCounters;
     auto own = [&r](const char* path, const char* unit, const char* what, uint64_t N::*m) {
         r.counter<AuxChecker>(
@@ -880,10 +889,10 @@ void declare_aux_checker_stats(StatRegistry& r) {
             StatScope::total);
     };
     own("aux.records_delivered", "records",
-        "PERF_RECORD_AUX records perf.data received (M in "
-        "\"AUX data lost N times out of M!\")",
+        "PERF_RECORD_AUX records the tool delivered, each once (perf.data holds one that "
+        "perf_mmap__push copied twice twice, and perf report counts both)",
         &N::records_delivered);
-    own("aux.truncated_delivered", "records", "of those, flagged TRUNCATED (N, C9)",
+    own("aux.truncated_delivered", "records", "of those, flagged TRUNCATED (C9)",
         &N::truncated_delivered);
     own("aux.decoder.packets", "packets", "count packets decoded", &N::decoded_packets);
     own("aux.decoder.spliced_packets", "packets",

@@ -35,6 +35,9 @@ struct AuxBooks {
     uint64_t bytes_corrupted = 0, bytes_untraced = 0;
     std::array<uint64_t, kGapCauses> lost_by_cause{}; // bytes (untraced for the last two)
     std::array<uint64_t, kGapCauses> gaps_by_cause{}; // occurrences
+    // Jumps between two decoded counts of a source: the discontinuities a decoder of the
+    // data perf read sees (loss before its first or after its last count is none).
+    uint64_t discontinuities = 0;
 };
 
 } // namespace ringsim::models

@@ -7,7 +7,7 @@ namespace ringsim::platform {
 namespace {
 
 constexpr uint64_t kEtmV4Magic = 0x4040404040404040ull; // __perf_cs_etmv4_magic
-constexpr uint64_t kCsHeaderVersion = 1;               // CS_HEADER_CURRENT_VERSION
+constexpr uint64_t kCsHeaderVersion = 1;                // CS_HEADER_CURRENT_VERSION
 constexpr uint64_t kEtmV4TrcParams = 7;                 // TRCCONFIGR .. TRCAUTHSTATUS
 constexpr unsigned kEtmOptTs = 28;                      // ETM_OPT_TS in attr.config
 
@@ -23,6 +23,7 @@ perf_event_attr base_attr(const PerfDataInputs& in) {
     a.sample_id_all = in.sample_id_all;
     // perf record reads every event's id and, from perf 6.0, its lost count.
     a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+    a.write_backward = in.write_backward;
     return a;
 }
 
@@ -80,6 +81,7 @@ PerfDataSession make_perf_data_session(const PerfDataInputs& in) {
             e.attr.type = PERF_TYPE_HARDWARE;
             e.attr.config = PERF_COUNT_HW_CPU_CYCLES;
             e.attr.sample_period = kSamplePeriod;
+            if (w.raw) e.attr.sample_type |= PERF_SAMPLE_RAW;
         } else {
             // --switch-events and the tracking of tasks go on a dummy event.
             e.attr.type = PERF_TYPE_SOFTWARE;

@@ -27,16 +27,18 @@ struct PerfDataInputs {
         std::string name;
         models::RecordKind record = models::RecordKind::sample;
         std::vector<uint64_t> ids; // by CPU, or the one of the task
+        bool raw = false;          // its samples carry PERF_SAMPLE_RAW (bigger than the fixed part)
     };
     struct Etm {
         unsigned cpu = 0;
         uint8_t trace_id = 0;
     };
-    std::vector<Event> events;               // the writers' events, in scenario order
-    std::vector<uint64_t> cs_etm_ids;        // the cs_etm event's ids; empty: no AUX
-    std::vector<Etm> etms;                   // by CPU, ascending
+    std::vector<Event> events;                // the writers' events, in scenario order
+    std::vector<uint64_t> cs_etm_ids;         // the cs_etm event's ids; empty: no AUX
+    std::vector<Etm> etms;                    // by CPU, ascending
     std::vector<PerfDataSession::Mmap> mmaps; // by buffer
-    bool snapshot = false;                   // -S
+    bool snapshot = false;                    // -S
+    bool write_backward = false;              // --overwrite: attr.write_backward
     uint64_t sample_type = 0;
     bool sample_id_all = false;
     unsigned nr_cpus = 0; // platform.cpus
@@ -47,11 +49,11 @@ PerfDataSession make_perf_data_session(const PerfDataInputs& in);
 
 // The ETMv4 ID registers ringsim's ETMs report (the values perf copies from sysfs into
 // the metadata): an ETMv4.2 with 64-bit timestamps and addresses.
-constexpr uint64_t kTrcIdr0 = 0x28000ea1; // TSSIZE 64 bits, COMMOPT 1, RETSTACK, CCI, BB
-constexpr uint64_t kTrcIdr1 = 0x4100f424; // ETMv4.2, designer Arm
-constexpr uint64_t kTrcIdr2 = 0x00000088; // IASIZE 64 bits, CIDSIZE 32 bits, no VMID
-constexpr uint64_t kTrcIdr8 = 0;          // MAXSPEC 0
-constexpr uint64_t kTrcAuthStatus = 0xcc; // non-secure invasive and non-invasive debug on
+constexpr uint64_t kTrcIdr0 = 0x28000ea1;   // TSSIZE 64 bits, COMMOPT 1, RETSTACK, CCI, BB
+constexpr uint64_t kTrcIdr1 = 0x4100f424;   // ETMv4.2, designer Arm
+constexpr uint64_t kTrcIdr2 = 0x00000088;   // IASIZE 64 bits, CIDSIZE 32 bits, no VMID
+constexpr uint64_t kTrcIdr8 = 0;            // MAXSPEC 0
+constexpr uint64_t kTrcAuthStatus = 0xcc;   // non-secure invasive and non-invasive debug on
 constexpr uint64_t kTrcConfigTs = 1u << 11; // TRCCONFIGR.TS: global timestamps on
 
 } // namespace ringsim::platform

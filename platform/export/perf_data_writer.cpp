@@ -40,6 +40,8 @@ uint64_t ids_bytes(const std::vector<perf_data::Evsel>& evsels) {
 
 PerfDataWriter::PerfDataWriter(PerfDataSession session)
     : m_s(std::move(session)), m_rng(m_s.reference_seed) {
+    for (const auto& e : m_s.evsels)
+        m_n.write_backward |= e.attr.write_backward;
     m_data_offset = perf_data::kFileHeaderSize + ids_bytes(m_s.evsels) +
                     m_s.evsels.size() * perf_data::kFileAttrSize;
     // record__synthesize at start: the AUX session's AUXTRACE_INFO comes first.
@@ -91,18 +93,31 @@ void PerfDataWriter::count(const uint8_t* p, uint64_t n) {
         const auto h = models::perf::parse_header(p + at, n - at);
         if (!h || h->size < models::perf::kHeaderSize || h->size > n - at) break;
         if (h->type < m_n.by_type.size()) ++m_n.by_type[h->type];
-        if (h->type == PERF_RECORD_AUX && h->size >= models::perf::kAuxRecordSize) note_aux(p + at);
+        note(p + at, *h);
         ++m_n.events;
         at += h->size;
     }
     m_n.unparsed_bytes += n - at;
 }
 
-void PerfDataWriter::note_aux(const uint8_t* p) {
-    // evsel__parse_sample: the sample_id's pid, tid and cpu start as -1; every evsel here
-    // shares one sample_type.
+void PerfDataWriter::note(const uint8_t* p, const models::perf::Header& h) {
+    using models::perf::kRecordFinishedRound;
+    if (h.type == kRecordFinishedRound) m_order.finished_round();
+    if (h.type == PERF_RECORD_LOST_SAMPLES && h.size >= 16) {
+        uint64_t lost = 0;
+        std::memcpy(&lost, p + 8, 8);
+        m_n.lost_samples += lost;
+    }
+    if (h.type >= PERF_RECORD_MAX) return; // perf's own records carry no time
+    // evsel__parse_sample: pid, tid and cpu start as -1; every evsel here shares the
+    // sample_type up to PERF_SAMPLE_RAW, which comes after the fields read here.
     const perf_event_attr& attr = m_s.evsels.front().attr;
-    const models::perf::Record r = models::perf::parse_record(p, attr.sample_type, attr.sample_id_all);
+    const models::perf::Record r =
+        models::perf::parse_record(p, attr.sample_type, attr.sample_id_all);
+    const bool id_all = h.type == PERF_RECORD_SAMPLE || attr.sample_id_all;
+    if (id_all && (attr.sample_type & PERF_SAMPLE_TIME)) m_order.queue(r.time_ns);
+    m_n.unordered = m_order.unordered();
+    if (h.type != PERF_RECORD_AUX || h.size < models::perf::kAuxRecordSize) return;
     perf_data::AuxRecordSeen a;
     std::memcpy(&a.aux_offset, p + 8, 8);
     std::memcpy(&a.aux_size, p + 16, 8);
@@ -110,10 +125,14 @@ void PerfDataWriter::note_aux(const uint8_t* p) {
     if (attr.sample_id_all && (attr.sample_type & PERF_SAMPLE_TID)) a.tid = int32_t(r.tid);
     if (attr.sample_id_all && (attr.sample_type & PERF_SAMPLE_CPU)) a.cpu = int32_t(r.cpu);
     m_aux_records.push_back(a);
+    // perf_event__process_aux's tallies (session.c).
+    m_n.aux_truncated += (a.flags & PERF_AUX_FLAG_TRUNCATED) != 0;
+    m_n.aux_partial += (a.flags & PERF_AUX_FLAG_PARTIAL) != 0;
+    m_n.aux_collision += (a.flags & PERF_AUX_FLAG_COLLISION) != 0;
 }
 
-void PerfDataWriter::on_copied(unsigned /*idx*/, uint64_t /*pos*/, const uint8_t* data,
-                               uint64_t n, const std::vector<models::CopySource>& /*sources*/,
+void PerfDataWriter::on_copied(unsigned /*idx*/, uint64_t /*pos*/, const uint8_t* data, uint64_t n,
+                               const std::vector<models::CopySource>& /*sources*/,
                                const models::CopyContext& /*ctx*/) {
     // record__pushfn: the chunk as copied, one or two pieces, one after the other.
     count(data, n);
@@ -140,7 +159,8 @@ void PerfDataWriter::on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* da
     // 48-byte record and is not counted in header.size. record__process_auxtrace indexes
     // the record at its file offset.
     const uint64_t padding = (8 - n % 8) % 8;
-    const PerfDataSession::Mmap m = idx < m_s.mmaps.size() ? m_s.mmaps[idx] : PerfDataSession::Mmap{};
+    const PerfDataSession::Mmap m =
+        idx < m_s.mmaps.size() ? m_s.mmaps[idx] : PerfDataSession::Mmap{};
     Bytes r;
     put_header(r, models::perf::kRecordAuxtrace, kAuxtraceRecordSize);
     put<uint64_t>(r, n + padding);
@@ -182,8 +202,8 @@ void PerfDataWriter::on_finished() {
 
 void PerfDataWriter::finish_file() {
     // perf_header__adds_write: the table of sections, then each feature's payload.
-    std::vector<Feature> features = {Feature::hostname, Feature::osrelease, Feature::version,
-                                     Feature::arch,     Feature::nrcpus,    Feature::cmdline,
+    std::vector<Feature> features = {Feature::hostname,  Feature::osrelease, Feature::version,
+                                     Feature::arch,      Feature::nrcpus,    Feature::cmdline,
                                      Feature::event_desc};
     if (!m_s.pmus.empty()) features.push_back(Feature::pmu_mappings);
     if (!m_s.auxtrace_info.empty()) features.push_back(Feature::auxtrace);
@@ -248,7 +268,7 @@ void print_perf_data_written(std::ostream& out, const PerfDataWriter& w, const s
 void declare_perf_data_stats(models::StatRegistry& r) {
     using W = PerfDataWriter;
     auto count = [&r](const char* path, const char* unit, const char* what,
-                          std::function<uint64_t(const W&)> get) {
+                      std::function<uint64_t(const W&)> get) {
         r.counter<W>(path, unit, what, get, models::StatScope::total);
     };
     count("perf_data.events", "records",
@@ -261,6 +281,10 @@ void declare_perf_data_stats(models::StatRegistry& r) {
     count("perf_data.auxtrace_records", "records",
           "PERF_RECORD_AUXTRACE: one per AUX read, its payload after it (C6)",
           [](const W& w) { return w.counts().by_type[models::perf::kRecordAuxtrace]; });
+    count("perf_data.unordered_events", "records",
+          "records perf report will deliver out of time order: older than one it already "
+          "delivered at a FINISHED_ROUND (ordered_events__queue)",
+          [](const W& w) { return w.counts().unordered; });
     count("perf_data.bytes", "bytes", "the data section of perf.data, AUX payloads included",
           [](const W& w) { return w.counts().bytes; });
     count("perf_data.unparsed_bytes", "bytes",

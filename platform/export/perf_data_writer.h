@@ -20,9 +20,10 @@
 
 #include "models/common/rng.h"
 #include "models/common/stat_registry.h"
-#include "models/user/tool_observers.h"
 #include "models/user/record_parser.h"
+#include "models/user/tool_observers.h"
 #include "platform/export/cs_etm_queue.h"
+#include "platform/export/ordered_events.h"
 #include "platform/export/perf_data_file.h"
 
 #include <array>
@@ -58,6 +59,10 @@ struct PerfDataCounts {
     uint64_t bytes = 0;          // the data section
     uint64_t unparsed_bytes = 0; // copied bytes no header walk could split into records
     uint64_t file_size = 0;      // the whole file, header and features included (at exit)
+    uint64_t lost_samples = 0;   // the lost fields of the LOST_SAMPLES records
+    uint64_t aux_truncated = 0, aux_partial = 0, aux_collision = 0; // PERF_RECORD_AUX flags
+    uint64_t unordered = 0;      // records perf report will find out of order (ordered_events.h)
+    bool write_backward = false; // an event writes backward: perf says nothing of order
 };
 
 class PerfDataWriter : public models::ConsumerObserver, public models::AuxObserver {
@@ -68,6 +73,8 @@ public:
     // cannot be created.
     bool open(const std::string& path);
     const std::string& error() const { return m_error; }
+    // The file's path as perf prints it ("perf.data" when none is written).
+    const std::string& path() const { return m_path; }
     // perf.data's CMDLINE feature: the command that made the file.
     void set_cmdline(std::vector<std::string> argv) { m_s.host.cmdline = std::move(argv); }
     // After the run: true when the file (if any) was written whole.
@@ -92,13 +99,13 @@ private:
     void write(const uint8_t* p, uint64_t n);
     void write_record(const perf_data::Bytes& r);
     void count(const uint8_t* p, uint64_t n);
-    void note_aux(const uint8_t* p);
+    void note(const uint8_t* p, const models::perf::Header& h);
     void finish_file();
 
     PerfDataSession m_s;
     PerfDataCounts m_n;
     std::ofstream m_file;
-    std::string m_path, m_error;
+    std::string m_path = "perf.data", m_error;
     uint64_t m_data_offset = 0;
     uint64_t m_bytes_at_pass_start = 0;
     models::Rng m_rng;
@@ -106,6 +113,7 @@ private:
     std::vector<perf_data::AuxRecordSeen> m_aux_records;
     std::vector<perf_data::AuxtraceSeen> m_auxtraces;
     perf_data::CsEtmQueueing m_queueing;
+    perf_data::OrderedEvents m_order;
 };
 
 // perf record's "Captured and wrote" line, then "ringsim: wrote FILE: N events, B bytes of

@@ -23,7 +23,30 @@ struct RingsimRun {
     std::string stdout_text;
     nlohmann::json stats;      // stats.json
     nlohmann::json violations; // violations.json
+    nlohmann::json run;        // run.json
 };
+
+// A shell command's exit status, what it wrote to stdout and to stderr.
+struct CommandOutput {
+    int exit_code = -1;
+    std::string out, err;
+};
+inline CommandOutput run_command_output(const std::string& command) {
+    static int runs = 0;
+    const std::string base = ::testing::TempDir() + "/ringsim-cmdo-" + std::to_string(::getpid()) +
+                             "-" + std::to_string(runs++);
+    const int status = std::system((command + " > " + base + ".out 2> " + base + ".err").c_str());
+    CommandOutput r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::stringstream out, err;
+    out << std::ifstream(base + ".out").rdbuf();
+    err << std::ifstream(base + ".err").rdbuf();
+    r.out = out.str();
+    r.err = err.str();
+    std::filesystem::remove(base + ".out");
+    std::filesystem::remove(base + ".err");
+    return r;
+}
 
 // A shell command's exit status and what it wrote to stderr (its stdout discarded).
 struct CommandResult {
@@ -60,9 +83,11 @@ inline RingsimRun run_ringsim(const std::string& scenario, const std::string& ar
     std::stringstream text;
     text << std::ifstream(out + ".txt").rdbuf();
     r.stdout_text = text.str();
-    std::ifstream stats(out + "/stats.json"), violations(out + "/violations.json");
+    std::ifstream stats(out + "/stats.json"), violations(out + "/violations.json"),
+        run(out + "/run.json");
     r.stats = nlohmann::json::parse(stats, nullptr, false);
     r.violations = nlohmann::json::parse(violations, nullptr, false);
+    r.run = nlohmann::json::parse(run, nullptr, false);
     std::filesystem::remove_all(out);
     std::filesystem::remove(out + ".txt");
     return r;

@@ -76,9 +76,12 @@ std::vector<std::string> perf_would_say(const json& t, bool perf_record) {
     if (t.contains("aux") && u(t, "aux.truncated_delivered"))
         w.push_back("AUX data lost " + std::to_string(u(t, "aux.truncated_delivered")) +
                     " times out of " + std::to_string(u(t, "aux.records_delivered")) + "!");
+    if (u(t, "perf_data.unordered_events"))
+        w.push_back(std::to_string(u(t, "perf_data.unordered_events")) +
+                    " out of order events recorded.");
     if (w.size() == (perf_record ? 1u : 0u))
         w.push_back("no warning from perf report (no PERF_RECORD_LOST, at most 5% of samples "
-                    "lost, no TRUNCATED AUX data)");
+                    "lost, no TRUNCATED AUX data, in time order)");
     return w;
 }
 
