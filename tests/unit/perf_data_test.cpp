@@ -25,12 +25,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <tuple>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -195,11 +195,11 @@ TEST_P(PerfJudge, ReadsEveryRecordRingsimWrote) {
     EXPECT_EQ(n("FINISHED_ROUND"), u(t, "perf_data.finished_rounds"));
     if (t.contains("aux")) {
         if (once) {
-        EXPECT_EQ(n("AUX"), u(t, "aux.records_delivered"));
-    }
+            EXPECT_EQ(n("AUX"), u(t, "aux.records_delivered"));
+        }
         if (clean) {
-        EXPECT_GE(n("AUX"), u(t, "aux.records_delivered"));
-    }
+            EXPECT_GE(n("AUX"), u(t, "aux.records_delivered"));
+        }
         EXPECT_EQ(n("AUXTRACE"), u(t, "aux.consumer.reads"));
         EXPECT_EQ(n("AUXTRACE_INFO"), 1u);
     }
@@ -255,9 +255,9 @@ TEST_P(PerfJudge, ScriptShowsTheSamplesAsWritten) {
             Sample s{(st & PERF_SAMPLE_CPU) ? rec.cpu : ~0u, rec.time_ns, 0};
             // PERIOD follows IDENTIFIER, IP, TID, TIME, ID, STREAM_ID and CPU (RAW after it).
             uint64_t off = 8;
-            for (uint64_t bit : {PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
-                                 PERF_SAMPLE_TIME, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID,
-                                 PERF_SAMPLE_CPU})
+            for (uint64_t bit :
+                 {PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
+                  PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU})
                 off += (st & bit) ? 8 : 0;
             std::memcpy(&s.period, bytes.data() + at + off, 8);
             want.push_back(s);
@@ -271,8 +271,7 @@ TEST_P(PerfJudge, ScriptShowsTheSamplesAsWritten) {
         at += skip;
     }
     EXPECT_EQ(want.size(), u(r.stats.at("total"), "records.samples_in_perf_data"));
-    const auto perf =
-        run_command_output("perf script --no-itrace -F cpu,time,period -i " + file);
+    const auto perf = run_command_output("perf script --no-itrace -F cpu,time,period -i " + file);
     EXPECT_EQ(perf.exit_code, 0) << perf.err;
     // "[002]     0.000051:     100000": perf prints the time in µs, truncated.
     std::vector<Sample> got;
@@ -354,8 +353,9 @@ TEST_P(PerfJudge, DecodesTheTraceWithGapsWhereRingsimSaysSo) {
     // the trace of lost PERF_RECORD_AUX records too (D11 no longer hides it): at least the
     // discontinuities ringsim counts.
     const auto& said = r.run.at("perf_report").at("errors");
-    const bool piped = std::find(said.begin(), said.end(),
-                                 "Continuing with best effort decoding in piped mode.") != said.end();
+    const bool piped =
+        std::find(said.begin(), said.end(),
+                  "Continuing with best effort decoding in piped mode.") != said.end();
     if (piped) {
         EXPECT_GE(gaps, u(t, "aux.discontinuities"));
     } else {
@@ -365,24 +365,35 @@ TEST_P(PerfJudge, DecodesTheTraceWithGapsWhereRingsimSaysSo) {
 }
 
 const Case kCases[] = {
-        Case{"scenarios/quickstart.json", ""}, Case{"scenarios/slow-consumer.json", ""},
-    Case{"scenarios/overwrite.json", ""}, Case{"scenarios/nested-nmi.json", ""},
-    Case{"scenarios/per-thread.json", ""}, Case{"scenarios/demand-paging.json", ""},
-    Case{"scenarios/aux-full.json", ""}, Case{"scenarios/etr-per-thread.json", ""},
-    Case{"scenarios/etr-system-wide.json", ""}, Case{"scenarios/etr-wrap.json", ""},
+    Case{"scenarios/quickstart.json", ""},
+    Case{"scenarios/slow-consumer.json", ""},
+    Case{"scenarios/overwrite.json", ""},
+    Case{"scenarios/nested-nmi.json", ""},
+    Case{"scenarios/per-thread.json", ""},
+    Case{"scenarios/demand-paging.json", ""},
+    Case{"scenarios/aux-full.json", ""},
+    Case{"scenarios/etr-per-thread.json", ""},
+    Case{"scenarios/etr-system-wide.json", ""},
+    Case{"scenarios/etr-wrap.json", ""},
     Case{"scenarios/snapshot.json", ""},
     // libperf's reader, and a per-thread AUX session sampling no CPU, as perf record
     // configures cs_etm --per-thread: perf 6.1 then finds every AUX record's trace.
     Case{"scenarios/slow-consumer.json", "--set consumer.reader=libperf"},
     Case{"scenarios/etr-per-thread.json",
          "--set 'session.sample_type=[\"ip\",\"tid\",\"time\",\"id\",\"period\"]'"},
-    Case{"scenarios/teaching/no-A.json", ""}, Case{"scenarios/teaching/no-B.json", ""},
-    Case{"scenarios/teaching/no-C.json", ""}, Case{"scenarios/teaching/no-D.json", ""},
-    Case{"scenarios/teaching/no-A-D.json", ""}, Case{"scenarios/teaching/no-B-C.json", ""},
-    Case{"scenarios/teaching/d-rmb.json", ""}, Case{"scenarios/teaching/d-wmb.json", ""},
-    Case{"scenarios/teaching/matrix.json", ""}, Case{"scenarios/teaching/torn.json", ""},
+    Case{"scenarios/teaching/no-A.json", ""},
+    Case{"scenarios/teaching/no-B.json", ""},
+    Case{"scenarios/teaching/no-C.json", ""},
+    Case{"scenarios/teaching/no-D.json", ""},
+    Case{"scenarios/teaching/no-A-D.json", ""},
+    Case{"scenarios/teaching/no-B-C.json", ""},
+    Case{"scenarios/teaching/d-rmb.json", ""},
+    Case{"scenarios/teaching/d-wmb.json", ""},
+    Case{"scenarios/teaching/matrix.json", ""},
+    Case{"scenarios/teaching/torn.json", ""},
     Case{"scenarios/teaching/perf-acquire-release.json", ""},
-    Case{"scenarios/teaching/aux-no-A.json", ""}, Case{"scenarios/teaching/aux-no-B.json", ""},
+    Case{"scenarios/teaching/aux-no-A.json", ""},
+    Case{"scenarios/teaching/aux-no-B.json", ""},
     Case{"scenarios/teaching/aux-no-B-correct.json", ""},
     Case{"scenarios/teaching/aux-no-C.json", ""},
     Case{"scenarios/teaching/aux-no-C-correct.json", ""},
