@@ -66,6 +66,13 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
     m_consumer->add_observer(&m_end);
 }
 
+std::vector<Addr> Platform::pages(Addr base, uint64_t n) const {
+    std::vector<Addr> v;
+    for (uint64_t i = 0; i < n; ++i)
+        v.push_back(base + i * m_sc.page_size);
+    return v;
+}
+
 void Platform::build_perf_data() {
     PerfDataInputs in;
     in.events = m_perf_events;
@@ -226,12 +233,6 @@ void Platform::map_tool() {
     mp.fault = m_sc.page_fault_ps;
     m_tool_space = std::make_unique<AddressSpace>(mp);
     m_tool_port = std::make_unique<MmuPort>(*m_ports[m_sc.consumer_cpu], *m_tool_space);
-    auto pages = [this](Addr base, uint64_t n) {
-        std::vector<Addr> v;
-        for (uint64_t i = 0; i < n; ++i)
-            v.push_back(base + i * m_sc.page_size);
-        return v;
-    };
     for (unsigned i = 0; i < m_buffers.size(); ++i) {
         BufferSlot& b = m_buffers[i];
         const PerfBufferParams& p = b.rb->params();
@@ -404,8 +405,7 @@ void Platform::build_aux_reader() {
         m.event = m_events[i].get();
         m.area.name = m_buffers[i].name;
         m.area.user_page = m_buffers[i].rb->params().user_page;
-        for (uint64_t k = 0; k < m_sc.aux.pages; ++k)
-            m.area.pages.push_back(m_aux_bases[i] + k * m_sc.page_size);
+        m.area.pages = pages(m_aux_bases[i], m_sc.aux.pages);
         m.area.data_size = m_buffers[i].rb->data_size();
         m.area.aux = &m_auxes[i];
         m.area.mmu = &m_buffers[i].mmu;

@@ -74,6 +74,8 @@ private:
     void build_aux();
     void build_aux_reader();
     void build_perf_data();
+    // The addresses of n pages of physical memory from base.
+    std::vector<models::Addr> pages(models::Addr base, uint64_t n) const;
 
     const config::Scenario& m_sc;
     std::vector<unsigned> m_traced; // the traced CPUs

@@ -48,8 +48,7 @@ void EtrSink::build_table() {
     const SgBuildResult r = sg_table_build(m_port, m_p.sg_pages, m_p.sg_table);
     if (r.error != SgBuildError::none)
         throw ModelError(std::string("etr: SG table: ") + to_string(r.error));
-    using TableFault = SgTableFault;
-    if (m_p.sg_table_fault == TableFault::none) return;
+    if (m_p.sg_table_fault == SgTableFault::none) return;
     // A broken table, for the MemErr path (E4, D10). Entry i of the table is at table page
     // i / 1024, slot i % 1024.
     auto put = [this](uint64_t i, uint32_t entry) {
@@ -57,19 +56,19 @@ void EtrSink::build_table() {
                            reinterpret_cast<const uint8_t*>(&entry), 4, false, Barrier::none);
     };
     switch (m_p.sg_table_fault) {
-    case TableFault::invalid_entry:
+    case SgTableFault::invalid_entry:
         put(0, 0);
         break; // type 0
-    case TableFault::missing_link:
+    case SgTableFault::missing_link:
         // The first table page's link becomes a data entry (the loader requires two
         // table pages for this one).
         put(kSgEntriesPerPage - 1, sg_entry(m_p.sg_pages.front(), SgEntryType::normal));
         break;
-    case TableFault::last_too_early:
+    case SgTableFault::last_too_early:
         // LAST on the first entry of a buffer of more than one page (the loader checks).
         put(0, sg_entry(m_p.sg_pages.front(), SgEntryType::last));
         break;
-    case TableFault::none:
+    case SgTableFault::none:
         break;
     }
 }
