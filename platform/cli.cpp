@@ -132,6 +132,10 @@ int cmd_run(const Args& a) {
     const auto wall0 = std::chrono::steady_clock::now();
     Platform top("top", *scenario);
     if (!a.perf_data.empty()) {
+        if (const std::string why = perf_data_refusal(top.perf_data().session()); !why.empty()) {
+            std::cerr << "ringsim run: --perf-data: " << why << "\n";
+            return kExitBadInput;
+        }
         top.perf_data().set_cmdline(a.argv);
         if (!top.perf_data().open(a.perf_data)) {
             std::cerr << "ringsim run: --perf-data: " << top.perf_data().error() << "\n";

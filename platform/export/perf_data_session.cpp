@@ -1,5 +1,6 @@
 #include "platform/export/perf_data_session.h"
 
+#include "models/kernel/perf_abi.h"
 #include "models/user/record_parser.h"
 
 namespace ringsim::platform {
@@ -101,6 +102,23 @@ PerfDataSession make_perf_data_session(const PerfDataInputs& in) {
     s.host.nr_cpus_online = in.nr_cpus;
     s.reference_seed = in.seed;
     return s;
+}
+
+std::string perf_data_refusal(const PerfDataSession& s) {
+    if (s.evsels.size() < 2) return "";
+    const uint64_t st = s.evsels.front().attr.sample_type;
+    if (st & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)) return "";
+    std::string names, fields;
+    for (const auto& e : s.evsels)
+        names += (names.empty() ? "" : ", ") + e.name;
+    for (const char* f : {"identifier", "ip", "tid", "time", "id", "stream_id", "cpu", "period"})
+        if (st & models::perf::sample_bit(f).value_or(0))
+            fields += (fields.empty() ? "\"" : ", \"") + std::string(f) + "\"";
+    return "/session/sample_type: expected \"id\" or \"identifier\" among the fields when perf "
+           "record opens several events (here " +
+           std::to_string(s.evsels.size()) + ": " + names +
+           "): perf report refuses the file without it (non matching sample_type), found [" +
+           fields + "]";
 }
 
 } // namespace ringsim::platform

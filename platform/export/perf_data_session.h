@@ -47,6 +47,12 @@ struct PerfDataInputs {
 
 PerfDataSession make_perf_data_session(const PerfDataInputs& in);
 
+// Why perf report would refuse the file of this session, as an error naming the scenario
+// key, what it expects and what it found; empty when it would not. perf refuses several
+// events whose samples carry no id ("non matching sample_type": evlist__valid_sample_type),
+// which perf record avoids by sampling the id whenever it opens more than one event.
+std::string perf_data_refusal(const PerfDataSession& s);
+
 // The ETMv4 ID registers ringsim's ETMs report (the values perf copies from sysfs into
 // the metadata): an ETMv4.2 with 64-bit timestamps and addresses.
 constexpr uint64_t kTrcIdr0 = 0x28000ea1;   // TSSIZE 64 bits, COMMOPT 1, RETSTACK, CCI, BB
