@@ -16,6 +16,7 @@ packages=(
   jq                      # tests/sweep: comparing shard files
   clang-format            # tools/format.sh: the tree's one style, checked by a test
   linux-perf              # tests/perf: perf report reads ringsim's perf.data (OpenCSD inside)
+  valgrind                # tests/bench: instructions per record, counted by callgrind
 )
 
 missing=()

@@ -9,8 +9,7 @@
 #pragma once
 
 #include <cstdint>
-#include <iterator>
-#include <set>
+#include <vector>
 
 namespace ringsim::platform::perf_data {
 
@@ -23,7 +22,7 @@ public:
     uint64_t unordered() const { return m_unordered; } // oe->nr_unordered_events
 
 private:
-    std::multiset<uint64_t> m_queued;
+    std::vector<uint64_t> m_queued; // unsorted: a round delivers by value, in one pass
     uint64_t m_max_timestamp = 0, m_next_flush = 0, m_last_flush = 0;
     uint64_t m_unordered = 0;
 };

@@ -42,6 +42,20 @@ PerfDataWriter::PerfDataWriter(PerfDataSession session)
     : m_s(std::move(session)), m_rng(m_s.reference_seed) {
     for (const auto& e : m_s.evsels)
         m_n.write_backward |= e.attr.write_backward;
+    // Where the time sits: in a sample after IDENTIFIER, IP and TID; in another record's
+    // sample_id trailer after TID, counted from the record's end.
+    if (!m_s.evsels.empty()) {
+        const perf_event_attr& a = m_s.evsels.front().attr;
+        const uint64_t st = a.sample_type;
+        if (st & PERF_SAMPLE_TIME) {
+            m_time_in_sample =
+                8 + 8 * (((st & PERF_SAMPLE_IDENTIFIER) != 0) + ((st & PERF_SAMPLE_IP) != 0) +
+                         ((st & PERF_SAMPLE_TID) != 0));
+            if (a.sample_id_all)
+                m_time_from_end =
+                    models::perf::id_header_size(st) - 8 * ((st & PERF_SAMPLE_TID) != 0);
+        }
+    }
     m_data_offset = perf_data::kFileHeaderSize + ids_bytes(m_s.evsels) +
                     m_s.evsels.size() * perf_data::kFileAttrSize;
     // record__synthesize at start: the AUX session's AUXTRACE_INFO comes first.
@@ -109,15 +123,25 @@ void PerfDataWriter::note(const uint8_t* p, const models::perf::Header& h) {
         m_n.lost_samples += lost;
     }
     if (h.type >= PERF_RECORD_MAX) return; // perf's own records carry no time
+    // evlist__parse_sample_timestamp: a sample's TIME field, another record's from its
+    // sample_id trailer (the trailer's fields end the record).
+    if (m_time_in_sample) {
+        uint64_t time = 0;
+        if (h.type == PERF_RECORD_SAMPLE) {
+            std::memcpy(&time, p + m_time_in_sample, 8);
+            m_order.queue(time);
+        } else if (m_time_from_end && h.size >= m_time_from_end + 8) {
+            std::memcpy(&time, p + h.size - m_time_from_end, 8);
+            m_order.queue(time);
+        }
+        m_n.unordered = m_order.unordered();
+    }
+    if (h.type != PERF_RECORD_AUX || h.size < models::perf::kAuxRecordSize) return;
     // evsel__parse_sample: pid, tid and cpu start as -1; every evsel here shares the
     // sample_type up to PERF_SAMPLE_RAW, which comes after the fields read here.
     const perf_event_attr& attr = m_s.evsels.front().attr;
     const models::perf::Record r =
         models::perf::parse_record(p, attr.sample_type, attr.sample_id_all);
-    const bool id_all = h.type == PERF_RECORD_SAMPLE || attr.sample_id_all;
-    if (id_all && (attr.sample_type & PERF_SAMPLE_TIME)) m_order.queue(r.time_ns);
-    m_n.unordered = m_order.unordered();
-    if (h.type != PERF_RECORD_AUX || h.size < models::perf::kAuxRecordSize) return;
     perf_data::AuxRecordSeen a;
     std::memcpy(&a.aux_offset, p + 8, 8);
     std::memcpy(&a.aux_size, p + 16, 8);

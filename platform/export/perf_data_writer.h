@@ -114,6 +114,8 @@ private:
     std::vector<perf_data::AuxtraceSeen> m_auxtraces;
     perf_data::CsEtmQueueing m_queueing;
     perf_data::OrderedEvents m_order;
+    uint64_t m_time_in_sample = 0; // offset of a sample's time; 0: no PERF_SAMPLE_TIME
+    uint64_t m_time_from_end = 0;  // a trailer's time, bytes before the end; 0: no trailer
 };
 
 // perf record's "Captured and wrote" line, then "ringsim: wrote FILE: N events, B bytes of

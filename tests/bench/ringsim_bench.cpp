@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -104,6 +105,41 @@ RunResult run(const std::string& ringsim, const std::string& scenario,
     }
     r.ok = true;
     return r;
+}
+
+// Instructions per record under callgrind (valgrind): a figure the noise of a shared
+// machine does not move. Two runs, of `short_s` and `long_s` simulated seconds, so that
+// start-up and the end of the run cancel: (Ir(long) - Ir(short)) / (records(long) -
+// records(short)). 0 when valgrind is missing or a run fails.
+double instructions_per_record(const std::string& ringsim, const std::string& scenario,
+                               const std::vector<std::string>& sets, double short_s,
+                               double long_s) {
+    auto measure = [&](double seconds, double& records) -> double {
+        const std::string out = "/tmp/ringsim-bench-cg-" + std::to_string(getpid());
+        std::string cmd = "valgrind --tool=callgrind --callgrind-out-file=/dev/null " + ringsim +
+                          " run " + scenario + " --out " + out +
+                          " --set duration=" + std::to_string(int(seconds * 1000)) + "ms";
+        for (const auto& s : sets)
+            cmd += " --set " + s;
+        cmd += " 2>&1 >/dev/null";
+        std::fflush(stdout);
+        FILE* p = popen(cmd.c_str(), "r");
+        if (!p) return 0;
+        char line[512];
+        double ir = 0;
+        while (std::fgets(line, sizeof line, p))
+            if (const char* c = std::strstr(line, "Collected : ")) ir = std::atof(c + 12);
+        if (pclose(p) != 0) return 0;
+        std::ifstream stats_json(out + "/stats.json");
+        const auto stats = nlohmann::json::parse(stats_json, nullptr, false);
+        if (stats.is_discarded()) return 0;
+        records = stats.at("total").at("records").at("produced").get<double>();
+        return ir;
+    };
+    double r0 = 0, r1 = 0;
+    const double i0 = measure(short_s, r0), i1 = measure(long_s, r1);
+    if (!i0 || !i1 || r1 <= r0) return 0;
+    return (i1 - i0) / (r1 - r0);
 }
 
 // Wall-clock runs per second of `ringsim explore SCENARIO --runs 200 --jobs J`.
@@ -266,6 +302,16 @@ int sc_main(int argc, char** argv) {
     report("reference 1s", ref1, sw);
     report("reference 10s", ref10, sw);
     report("reference 1s, arm", arm, sw);
+    // Instructions per record (issue 13): 0.1 s and 0.3 s of the reference under callgrind.
+    const double ipr_sc = instructions_per_record(ringsim, reference, {}, 0.1, 0.3);
+    const double ipr_arm =
+        instructions_per_record(ringsim, reference, {"memory.model=arm"}, 0.1, 0.3);
+    if (ipr_sc && ipr_arm)
+        std::printf("instructions/record (callgrind, reference): sc %.0f (target <= 2500), arm "
+                    "%.0f (target <= 3000)\n",
+                    ipr_sc, ipr_arm);
+    else
+        std::printf("instructions/record: not measured (valgrind missing or a run failed)\n");
 
     // The AUX path: 4 CPUs x 200 MB/s of trace for 1 s (tests/bench/aux-reference.json).
     const std::string aux_reference = source + "/tests/bench/aux-reference.json";
