@@ -1,5 +1,6 @@
 #include "models/kernel/perf_records.h"
 
+#include "models/common/le.h"
 #include "models/common/rng.h"
 #include "models/kernel/perf_abi.h"
 
@@ -9,17 +10,27 @@ namespace ringsim::models::perf {
 
 namespace {
 
+// Fills a record of the size its header gives: one resize of the caller's buffer (which
+// keeps its capacity from record to record), then each field copied to its place.
 class Writer {
 public:
-    explicit Writer(std::vector<uint8_t>& out) : m_out(out) { m_out.clear(); }
+    explicit Writer(std::vector<uint8_t>& out) : m_out(out) {}
     void u16(uint16_t v) { put(&v, 2); }
     void u32(uint32_t v) { put(&v, 4); }
     void u64(uint64_t v) { put(&v, 8); }
     void put(const void* p, size_t n) {
-        const auto* b = static_cast<const uint8_t*>(p);
-        m_out.insert(m_out.end(), b, b + n);
+        std::memcpy(m_out.data() + m_pos, p, n);
+        m_pos += n;
+    }
+    // Bytes whose value is written elsewhere (store_le64): n bytes from here.
+    uint8_t* reserve(size_t n) {
+        uint8_t* at = m_out.data() + m_pos;
+        m_pos += n;
+        return at;
     }
     void header(uint32_t type, uint16_t misc, uint64_t size) {
+        m_out.resize(size);
+        m_pos = 0;
         u32(type);
         u16(misc);
         u16(static_cast<uint16_t>(size));
@@ -27,6 +38,7 @@ public:
 
 private:
     std::vector<uint8_t>& m_out;
+    size_t m_pos = 0;
 };
 
 // __perf_event__output_id_sample: the trailer that lets perf attribute non-sample records.
@@ -100,11 +112,16 @@ void encode_sample(std::vector<uint8_t>& out, const RecordContext& c, uint64_t s
         // PERF_SAMPLE_RAW: u32 size, then that many bytes; u32 + data is 8-byte aligned.
         const uint64_t raw = size - fixed - 4;
         w.u32(static_cast<uint32_t>(raw));
+        // A fresh mix64 word every 8 bytes, least significant byte first.
+        uint8_t* bytes = w.reserve(raw);
         uint64_t x = mix64(seq ^ c.id);
-        for (uint64_t i = 0; i < raw; ++i) {
-            if (i % 8 == 0) x = mix64(x);
-            const auto b = static_cast<uint8_t>(x >> (8 * (i % 8)));
-            w.put(&b, 1);
+        uint64_t i = 0;
+        for (; i + 8 <= raw; i += 8)
+            store_le64(bytes + i, x = mix64(x));
+        if (i < raw) {
+            uint8_t last[8];
+            store_le64(last, mix64(x));
+            std::memcpy(bytes + i, last, raw - i);
         }
     }
 }
