@@ -26,6 +26,15 @@ struct RingsimRun {
     nlohmann::json run;        // run.json
 };
 
+// The value at a dotted path of a JSON object ("records.lost" in stats.json's "total").
+inline uint64_t stat_at(const nlohmann::json& j, const std::string& dotted) {
+    const nlohmann::json* at = &j;
+    std::stringstream path(dotted);
+    for (std::string key; std::getline(path, key, '.');)
+        at = &at->at(key);
+    return at->get<uint64_t>();
+}
+
 // A shell command's exit status, what it wrote to stdout and to stderr.
 struct CommandOutput {
     int exit_code = -1;

@@ -55,11 +55,7 @@ bool have_perf() {
 }
 
 uint64_t u(const json& j, const std::string& dotted) {
-    const json* at = &j;
-    std::stringstream path(dotted);
-    for (std::string key; std::getline(path, key, '.');)
-        at = &at->at(key);
-    return at->get<uint64_t>();
+    return ringsim::testing_support::stat_at(j, dotted);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -149,7 +145,8 @@ struct Sample {
     }
 };
 
-class PerfJudge : public ::testing::TestWithParam<Case> {
+// Cases that need perf: skipped without it, but not under CI, whose setup installs it.
+template <class Param> class NeedsPerf : public ::testing::TestWithParam<Param> {
 protected:
     void SetUp() override {
         if (have_perf()) return;
@@ -157,6 +154,8 @@ protected:
         GTEST_SKIP() << "no perf (linux-perf) on this machine";
     }
 };
+
+using PerfJudge = NeedsPerf<Case>;
 
 TEST_P(PerfJudge, ReadsEveryRecordRingsimWrote) {
     const Case c = GetParam();
@@ -435,14 +434,7 @@ std::vector<Variant> variants() {
     return v;
 }
 
-class PerfJudgeVariants : public ::testing::TestWithParam<Variant> {
-protected:
-    void SetUp() override {
-        if (have_perf()) return;
-        if (std::getenv("CI")) FAIL() << "perf is missing: tools/setup.sh installs linux-perf";
-        GTEST_SKIP() << "no perf (linux-perf) on this machine";
-    }
-};
+using PerfJudgeVariants = NeedsPerf<Variant>;
 
 TEST_P(PerfJudgeVariants, PerfAgreesOrRingsimRefuses) {
     const Variant& v = GetParam();

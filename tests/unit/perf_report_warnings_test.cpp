@@ -36,11 +36,7 @@ std::vector<std::string> perf_lines(const std::string& summary) {
 }
 
 uint64_t u(const json& j, const std::string& dotted) {
-    const json* at = &j;
-    std::stringstream path(dotted);
-    for (std::string key; std::getline(path, key, '.');)
-        at = &at->at(key);
-    return at->get<uint64_t>();
+    return ringsim::testing_support::stat_at(j, dotted);
 }
 
 // perf_session__warn_about_errors, for the records ringsim's perf.data holds.
