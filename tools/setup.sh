@@ -17,6 +17,7 @@ packages=(
   clang-format            # tools/format.sh: the tree's one style, checked by a test
   linux-perf              # tests/perf: perf report reads ringsim's perf.data (OpenCSD inside)
   valgrind                # tests/bench: instructions per record, counted by callgrind
+  libopencsd-bin          # trc_pkt_lister: OpenCSD decodes the ETM trace (tests/unit/opencsd_test.cpp)
 )
 
 missing=()

@@ -656,8 +656,8 @@ void AuxChecker::close_source(Source& s) {
         uint64_t e = std::min(produced, next_dspan(pos));
         if (auto it = s.fates.spans().upper_bound(pos); it != s.fates.spans().end())
             e = std::min(e, it->first);
-        // Bytes that reached the decoder (or would have) but were not decoded. Whole A-Sync +
-        // Trace Info packets were decoded: a decoder that lost sync looks for exactly those,
+        // Bytes that reached the decoder (or would have) but were not decoded. Whole start and
+        // sync blocks were decoded: a decoder that lost sync looks for exactly those,
         // and they need no count after them. The bytes before the first sync are what a
         // decoder skips after a discontinuity (the cause just before), or the start of a
         // packet cut off by what follows; after the last sync, only a packet cut off by what
@@ -665,14 +665,15 @@ void AuxChecker::close_source(Source& s) {
         const uint64_t segment_end = e;
         // A sync the segment starts inside of (its start was lost) is no sync to a decoder.
         uint64_t whole_from = pos;
-        if (pos > 0 && st.sync_bytes_in(pos - 1, 2) == 2) {
-            whole_from = std::min(e, pos + 1);
-            while (whole_from < e && st.sync_bytes_in(whole_from, 1))
-                ++whole_from;
-        }
+        if (const auto blk = st.sync_block_at(pos); blk && blk->first < pos)
+            whole_from = std::min(e, blk->second);
         const uint64_t first_sync = first_sync_in(whole_from, e);
         const uint64_t sync_total = st.sync_bytes_in(first_sync, e - first_sync);
-        const uint64_t syncs = sync_total / coresight::kStartSize * coresight::kStartSize;
+        // Whole blocks: all of sync_total but a block the segment's end cuts.
+        uint64_t syncs = sync_total;
+        if (sync_total != 0)
+            if (const auto blk = st.sync_block_at(e - 1); blk && blk->second > e)
+                syncs -= e - std::max(blk->first, first_sync);
         delivered += syncs;
         const uint64_t sync_end = last_sync_end_in(first_sync, e);
         const uint64_t head = first_sync - pos;

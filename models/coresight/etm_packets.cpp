@@ -1,10 +1,11 @@
-// Simplified ETMv4 packet encoder and streaming decoder (see etm_packets.h for the formats).
+// ETMv4 packet encoder and streaming decoder (see etm_packets.h for the formats).
 // The periodic sync of a real ETM (TRCSYNCPR) is counted in bytes of trace; here it is
 // counted in count packets so that the byte size of any run of packets stays a closed
 // formula (emit_size) the source model can use to turn a byte rate into counts.
 #include "models/coresight/etm_packets.h"
 
 #include "models/common/le.h"
+#include "models/coresight/etm_program.h"
 
 #include <cstddef>
 #include <cstring>
@@ -14,27 +15,55 @@ namespace ringsim::models::coresight {
 using models::load_le64;
 
 namespace {
-constexpr size_t kCountValueBytes = kCountPacketSize - 1;
+constexpr size_t kCountValueBytes = kTimestampValueBytes;
+constexpr size_t kCountHeaderBytes = kCountPacketSize - kCountValueBytes; // atom, TS header
 constexpr uint8_t kContinuation = 0x80;
-constexpr uint8_t kPlctlMaxBytes = 2;   // PLCTL: 4 section bits, one continuation byte spare
-constexpr uint8_t kSectionMaxBytes = 5; // INFO/KEY/SPEC/CYCT: at most 32 bits in 7-bit groups
+constexpr uint8_t kContextVmidCid = 0xc0; // context info: VMID and Context ID present bits
+constexpr uint8_t kPlctlMaxBytes = 2;     // PLCTL: 4 section bits, one continuation byte spare
+constexpr uint8_t kSectionMaxBytes = 5;   // INFO/KEY/SPEC/CYCT: at most 32 bits in 7-bit groups
 constexpr uint8_t kAsyncZeros = kAsyncSize - 1;
 } // namespace
 
 void put_count_packet(uint64_t count, uint8_t* p) {
-    p[0] = kHeaderTimestamp;
+    p[0] = kHeaderAtomE;
+    p[1] = kHeaderTimestamp;
     for (size_t i = 0; i < kCountValueBytes; ++i) {
         const auto group = static_cast<uint8_t>((count >> (7 * i)) & 0x7f);
-        p[1 + i] = (i + 1 < kCountValueBytes) ? (group | kContinuation) : group;
+        p[kCountHeaderBytes + i] = (i + 1 < kCountValueBytes) ? (group | kContinuation) : group;
     }
 }
 
-void put_start(uint8_t* p) {
+// IHI0064 "Long Address with Context packet", 64-bit IS0: A[8:2] and A[15:9] in bits [6:0] of
+// the first two payload bytes (bit 7 reserved, 0), A[63:16] a byte at a time, then the context
+// information byte (OpenCSD extract64BitLongAddr, extractAndSetContextInfo).
+void put_address_context(uint64_t address, uint8_t* p) {
+    p[0] = kHeaderAddrCtx64Is0;
+    p[1] = static_cast<uint8_t>((address >> 2) & 0x7f);
+    p[2] = static_cast<uint8_t>((address >> 9) & 0x7f);
+    for (int i = 2; i < 8; ++i)
+        p[1 + i] = static_cast<uint8_t>(address >> (8 * i));
+    p[9] = kContextInfo;
+}
+
+namespace {
+uint8_t* put_async_trace_info(uint8_t* p) {
     for (size_t i = 0; i < kAsyncZeros; ++i)
         p[i] = 0x00;
     p[kAsyncZeros] = kAsyncLastByte;
     p[kAsyncSize] = kHeaderTraceInfo;
     p[kAsyncSize + 1] = 0x00; // PLCTL: no sections
+    return p + kAsyncSize + kTraceInfoSize;
+}
+} // namespace
+
+void put_start(uint64_t address, uint8_t* p) {
+    p = put_async_trace_info(p);
+    *p++ = kHeaderTraceOn; // IHI0064: after Trace Info, as tracing starts after a gap
+    put_address_context(address, p);
+}
+
+void put_sync(uint64_t address, uint8_t* p) {
+    put_address_context(address, put_async_trace_info(p));
 }
 
 const char* to_string(EtmCorruption c) {
@@ -46,7 +75,11 @@ const char* to_string(EtmCorruption c) {
     case EtmCorruption::kBadTraceInfo:
         return "bad Trace Info";
     case EtmCorruption::kBadCount:
-        return "bad Timestamp continuation bits";
+        return "atom without a well-formed Timestamp";
+    case EtmCorruption::kBadAddress:
+        return "bad Address with Context";
+    case EtmCorruption::kMissingAddress:
+        return "atom before an address";
     case EtmCorruption::kUnknownHeader:
         return "unknown packet header";
     case EtmCorruption::kTruncated:
@@ -59,12 +92,12 @@ const char* to_string(EtmCorruption c) {
 // Encoder
 
 EtmEncoder::EtmEncoder(uint8_t trace_id, uint32_t sync_period_counts)
-    : m_trace_id(trace_id), m_sync_period(sync_period_counts) {}
+    : m_trace_id(trace_id), m_address(loop_base(trace_id)), m_sync_period(sync_period_counts) {}
 
 void EtmEncoder::start(std::vector<uint8_t>& out) {
     const size_t at = out.size();
     out.resize(at + kStartSize);
-    put_start(out.data() + at);
+    put_start(m_address, out.data() + at);
     m_since_sync = 0;
 }
 
@@ -77,7 +110,7 @@ uint64_t EtmEncoder::syncs_before(uint64_t n) const {
 }
 
 uint64_t EtmEncoder::emit_size(uint64_t n) const {
-    return n * kCountPacketSize + syncs_before(n) * kStartSize;
+    return n * kCountPacketSize + syncs_before(n) * kSyncSize;
 }
 
 uint64_t EtmEncoder::counts_fitting(uint64_t bytes) const {
@@ -99,8 +132,8 @@ void EtmEncoder::emit(uint64_t first_count, uint64_t n, std::vector<uint8_t>& ou
     uint8_t* p = out.data() + at;
     for (uint64_t k = 0; k < n; ++k) {
         if (m_sync_period != 0 && m_since_sync >= m_sync_period) {
-            put_start(p);
-            p += kStartSize;
+            put_sync(m_address, p);
+            p += kSyncSize;
             m_since_sync = 0;
         }
         put_count_packet(first_count + k, p);
@@ -142,12 +175,15 @@ uint64_t gather7(uint64_t w) {
 }
 
 constexpr uint64_t kEveryBit7 = 0x8080808080808080ULL;
-// A whole count packet: header 0x02, continuation bits 1,1,1,1,1,1,0 on the value bytes.
-constexpr uint64_t kCountContMask = kEveryBit7 & ~uint64_t{0xff};
+// A whole count packet: E atom, Timestamp header 0x02, continuation bits 1,1,1,1,1,0 on the
+// value bytes.
+constexpr uint64_t kCountHeaderWord = uint64_t{kHeaderAtomE} | uint64_t{kHeaderTimestamp} << 8;
+constexpr uint64_t kCountContMask = kEveryBit7 & ~uint64_t{0xffff};
 constexpr uint64_t kCountContWant = kCountContMask & ~(uint64_t{0x80} << 56);
+static_assert(kCountHeaderBytes == 2 && kCountPacketSize == 8, "the word layout above");
 
 bool is_count_word(uint64_t w) {
-    return (w & 0xff) == kHeaderTimestamp && (w & kCountContMask) == kCountContWant;
+    return (w & 0xffff) == kCountHeaderWord && (w & kCountContMask) == kCountContWant;
 }
 
 // Bit 7 of the low k bytes (k = 1..8).
@@ -169,6 +205,7 @@ inline void EtmDecoder::count_done(uint64_t low_bits) {
             gap.first_missing = m_expected;
             gap.missing = count - m_expected;
             gap.after_sync = m_sync_since_count;
+            gap.after_trace_on = m_trace_on_since_count;
             gap.skipped_bytes = m_skipped_since_count;
             ++m_stats.gaps;
             m_stats.missing_counts += gap.missing;
@@ -185,6 +222,7 @@ inline void EtmDecoder::count_done(uint64_t low_bits) {
     m_have_expected = true;
     m_expected = count + 1;
     m_sync_since_count = false;
+    m_trace_on_since_count = false;
     m_skipped_since_count = 0;
     if (m_listener) m_listener->on_count(m_pkt_pos, count);
 }
@@ -201,25 +239,27 @@ void EtmDecoder::feed(const uint8_t* data, size_t n) {
             while (end - p >= static_cast<std::ptrdiff_t>(kCountPacketSize) && try_fast_count(p))
                 p += kCountPacketSize;
             if (p == end) break;
-            // A count packet cut by the end of this chunk (every 14-byte frame cuts one): keep
-            // its value bits so far when its continuation bits are all set, as they must be.
-            if (*p == kHeaderTimestamp && end - p < static_cast<std::ptrdiff_t>(kCountPacketSize)) {
-                const auto k = static_cast<size_t>(end - p);
-                const uint64_t w = load_le_upto8(p, data, end) >> 8; // the k-1 value bytes
-                const uint64_t cont = k > 1 ? low_bit7s(k - 1) : 0;
+            // A count packet cut by the end of this chunk (every 14-byte frame cuts one) after
+            // its Timestamp header: keep its value bits so far when their continuation bits
+            // are all set, as they must be.
+            const auto k = static_cast<size_t>(end - p);
+            if (k >= kCountHeaderBytes && k < kCountPacketSize && p[0] == kHeaderAtomE &&
+                p[1] == kHeaderTimestamp) {
+                const uint64_t w = load_le_upto8(p, data, end) >> 16; // the k-2 value bytes
+                const uint64_t cont = k > kCountHeaderBytes ? low_bit7s(k - kCountHeaderBytes) : 0;
                 if ((w & cont) == cont) {
                     m_state = State::kCount;
                     m_pkt_pos = m_pos;
                     m_pkt_len = static_cast<uint8_t>(k);
-                    m_pkt_zero_tail = 0; // 0x02 and bytes with bit 7 set are not 0x00
+                    m_pkt_zero_tail = 0; // 0xf7, 0x02 and bytes with bit 7 set are not 0x00
                     m_value = gather7(w);
                     m_pos += k;
                     break;
                 }
             }
-        } else if (m_state == State::kCount) {
-            // The rest of a count packet cut by the previous chunk.
-            const size_t need = kCountPacketSize - m_pkt_len; // value bytes still to come, 1..7
+        } else if (m_state == State::kCount && m_pkt_len >= kCountHeaderBytes) {
+            // The rest of a count packet cut by the previous chunk after its Timestamp header.
+            const size_t need = kCountPacketSize - m_pkt_len; // value bytes still to come, 1..6
             if (static_cast<size_t>(end - p) >= need) {
                 const uint64_t w = load_le_upto8(p, data, end) & (~uint64_t{0} >> (8 * (8 - need)));
                 const uint64_t cont = low_bit7s(need);
@@ -227,7 +267,7 @@ void EtmDecoder::feed(const uint8_t* data, size_t n) {
                 if ((w & cont) == want) {
                     m_pos += need;
                     p += need;
-                    count_done(m_value | (gather7(w) << (7 * (m_pkt_len - 1))));
+                    count_done(m_value | (gather7(w) << (7 * (m_pkt_len - kCountHeaderBytes))));
                     continue;
                 }
             }
@@ -245,7 +285,7 @@ bool EtmDecoder::try_fast_count(const uint8_t* p) {
     if (!is_count_word(w)) return false;
     m_pkt_pos = m_pos;
     m_pos += kCountPacketSize;
-    count_done(gather7(w >> 8));
+    count_done(gather7(w >> 16));
     return true;
 }
 
@@ -255,6 +295,7 @@ void EtmDecoder::step(uint8_t b) {
         scan_unsynced(b);
         return;
     case State::kAfterSync:
+    case State::kNeedAddress:
     case State::kIdle:
         start_packet(b);
         return;
@@ -263,6 +304,9 @@ void EtmDecoder::step(uint8_t b) {
         return;
     case State::kTraceInfo:
         continue_trace_info(b);
+        return;
+    case State::kAddress:
+        continue_address(b);
         return;
     case State::kCount:
         continue_count(b);
@@ -302,11 +346,28 @@ void EtmDecoder::start_packet(uint8_t b) {
         m_plctl_done = false;
         m_sections = 0;
         m_field_len = 0;
-    } else if (b == kHeaderTimestamp && !after_sync) {
+    } else if (after_sync) {
+        corrupt(EtmCorruption::kMissingTraceInfo, b);
+        return;
+    } else if (b == kHeaderTraceOn) {
+        // IHI0064: Trace On says trace resumes after a gap; the address comes next.
+        ++m_stats.trace_ons;
+        m_trace_on_since_count = true;
+        m_state = State::kNeedAddress;
+        if (m_listener) m_listener->on_trace_on(m_pos);
+        return;
+    } else if (b == kHeaderAddrCtx64Is0) {
+        m_state = State::kAddress;
+        m_value = 0;
+    } else if (b == kHeaderAtomE) {
+        if (m_state == State::kNeedAddress) {
+            corrupt(EtmCorruption::kMissingAddress, b);
+            return;
+        }
         m_state = State::kCount;
         m_value = 0;
     } else {
-        corrupt(after_sync ? EtmCorruption::kMissingTraceInfo : EtmCorruption::kUnknownHeader, b);
+        corrupt(EtmCorruption::kUnknownHeader, b);
         return;
     }
     m_pkt_len = 1;
@@ -345,8 +406,38 @@ void EtmDecoder::continue_trace_info(uint8_t b) {
     if (m_sections == 0) trace_info_done();
 }
 
+// Payload byte m_pkt_len - 1 (0..8) of an Address with Context packet (see put_address_context).
+void EtmDecoder::continue_address(uint8_t b) {
+    const size_t i = m_pkt_len - 1;
+    if ((i < 2 && (b & kContinuation) != 0) || (i == 8 && (b & kContextVmidCid) != 0)) {
+        corrupt(EtmCorruption::kBadAddress, b);
+        return;
+    }
+    ++m_pkt_len;
+    m_pkt_zero_tail = b == 0x00 ? m_pkt_zero_tail + 1 : 0;
+    if (i < 2) {
+        m_value |= uint64_t{b} << (2 + 7 * i);
+    } else if (i < 8) {
+        m_value |= uint64_t{b} << (8 * i);
+    }
+    if (m_pkt_len < kAddressCtxSize) return;
+    ++m_stats.addresses;
+    m_state = State::kIdle;
+    m_pkt_len = 0;
+    if (m_listener) m_listener->on_address(m_pkt_pos, m_value);
+}
+
 void EtmDecoder::continue_count(uint8_t b) {
-    const size_t i = m_pkt_len - 1; // value byte index
+    if (m_pkt_len == 1) { // the byte after the E atom: a Timestamp header
+        if (b != kHeaderTimestamp) {
+            corrupt(EtmCorruption::kBadCount, b);
+            return;
+        }
+        ++m_pkt_len;
+        m_pkt_zero_tail = 0;
+        return;
+    }
+    const size_t i = m_pkt_len - kCountHeaderBytes; // value byte index
     const bool last = i + 1 == kCountValueBytes;
     if (((b & kContinuation) != 0) == last) {
         corrupt(EtmCorruption::kBadCount, b);
@@ -369,7 +460,7 @@ void EtmDecoder::sync_found() {
 void EtmDecoder::trace_info_done() {
     ++m_stats.trace_infos;
     m_stats.trace_info_bytes += m_pkt_len;
-    m_state = State::kIdle;
+    m_state = State::kNeedAddress; // IHI0064: Trace Info resets the address
     m_pkt_len = 0;
     if (m_listener) m_listener->on_trace_info(m_pkt_pos);
 }
@@ -397,7 +488,8 @@ void EtmDecoder::lose_sync(uint64_t zero_tail) {
 }
 
 bool EtmDecoder::in_packet() const {
-    return m_state == State::kAsync || m_state == State::kTraceInfo || m_state == State::kCount;
+    return m_state == State::kAsync || m_state == State::kTraceInfo || m_state == State::kAddress ||
+           m_state == State::kCount;
 }
 
 void EtmDecoder::discontinuity() {

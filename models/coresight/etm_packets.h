@@ -1,22 +1,40 @@
-// A simplified ETMv4 instruction-trace packet stream for one trace source (one ETM, one
-// CoreSight trace ID): the encoder a source model uses to produce bytes, and a streaming
-// decoder that a checker uses to find exactly which bytes went missing.
+// ETMv4 instruction trace for one trace source (one ETM, one CoreSight trace ID) tracing the
+// synthetic loop of etm_program.h: the encoder a source model uses to produce bytes, and a
+// streaming decoder that a checker uses to find exactly which bytes went missing.
 //
-// Models (byte-exact ETMv4 encodings, Arm IHI0064 "ETMv4 Architecture Specification",
-// chapter "Trace packets"; the decoder's sync rules follow OpenCSD trc_pkt_proc_etmv4i.cpp):
-//  - A-Sync: eleven 0x00 bytes then 0x80 (12 bytes), at every trace start and, if asked, every
-//    `sync_period_counts` count packets (the role of TRCSYNCPR).
-//  - Trace Info: header 0x01 followed by the PLCTL field; the encoder emits PLCTL = 0x00 (no
-//    INFO/KEY/SPEC/CYCT sections: 2 bytes). The decoder accepts any PLCTL and skips the
-//    sections PLCTL says are present.
-//  - Timestamp: header 0x02 then the value in 7-bit groups, least significant first, bit 7 set
-//    on every byte but the last. Every count packet carries exactly 7 value bytes (49 bits)
-//    so that every count packet is 8 bytes long and byte offsets map to counts exactly.
-// Leaves out: every packet that describes program flow (atoms, addresses, context, exceptions,
-// cycle counts, events, Overflow, Discard, conditional/data trace). Those are not needed to
-// account for lost bytes. Only the low 49 bits of a count travel; as in ETMv4 a decoder keeps
-// the high bits of the value it already knows, so counts must stay below 2^49 (at 1 GB/s of
-// trace that is 52 days) or at least keep their high bits between two received packets.
+// Byte-exact ETMv4 packets (Arm IHI0064 "ETMv4 Architecture Specification", chapter 6 "Descriptions
+// of Trace Packets"; each encoding checked against OpenCSD 1.3.3's packet processor,
+// trc_pkt_proc_etmv4i.cpp, and by tests/unit/opencsd_test.cpp through trc_pkt_lister):
+//  - A-Sync: eleven 0x00 bytes then 0x80 (12 bytes).
+//  - Trace Info: header 0x01 then PLCTL = 0x00 (no INFO/KEY/SPEC/CYCT sections: cycle counting,
+//    conditional trace and data trace off, P0 key 0; 2 bytes). The decoder accepts any PLCTL
+//    and skips the sections it says are present (iPktTraceInfo).
+//  - Trace On: 0x04 (1 byte), the first packet after Trace Info when tracing (re)starts after a
+//    gap: the ETM was enabled (iPktNoPayload).
+//  - Long Address with Context, 64-bit, IS0: header 0x85, address bits [8:2] and [15:9] in the
+//    low 7 bits of two bytes (bit 7 zero), then bits [63:16] in six bytes, then the context
+//    info byte: EL in bits [1:0], SF (AArch64) bit 4, NS bit 5, no VMID (bit 6) or Context ID
+//    (bit 7) bytes (10 bytes; iPktAddrCtxt, extract64BitLongAddr, extractAndSetContextInfo).
+//    It gives the decoder the loop's first address after every A-Sync + Trace Info.
+//  - Atom format 1, E: 0xf7 (0xf6 would be N; iAtom): one loop iteration, its closing branch
+//    taken back to the loop's start.
+//  - Timestamp: header 0x02 (no cycle count) then the value in 7-bit groups, least significant
+//    first, bit 7 set on every byte but the last (iPktTimestamp). The encoder always writes 6
+//    value bytes (42 bits), so that the count packet below has a fixed size.
+// Blocks (every size fixed, so that byte offsets and counts map to each other by arithmetic):
+//  - start (kStartSize = 25): A-Sync, Trace Info, Trace On, Address with Context; at every
+//    trace start (the ETM enabled after a gap, or for the first time).
+//  - periodic sync (kSyncSize = 24): A-Sync, Trace Info, Address with Context; every
+//    `sync_period_counts` count packets (the role of TRCSYNCPR). No Trace On: the trace goes
+//    on without a gap.
+//  - count packet (kCountPacketSize = 8): an E atom then a Timestamp carrying the count, the
+//    timestamp of that iteration's branch.
+// Leaves out: every other packet (exceptions, cycle counts, events, Overflow, Discard, Q,
+// conditional/data trace, speculation: the ETM commits every atom). Only the low 42 bits of a
+// count travel; a decoder keeps the high bits of the value it already knows (as OpenCSD does
+// for a Timestamp of fewer than 7 value bytes), and after a Trace Info they are 0, so counts must
+// stay below 2^42 for the stream to be exact ETMv4 (at 3 GB/s of trace, 8 bytes a count, that is
+// 3.2 hours; EtmStream refuses counts beyond).
 #pragma once
 
 #include <cstddef>
@@ -25,28 +43,43 @@
 
 namespace ringsim::models::coresight {
 
-constexpr size_t kAsyncSize = 12;    // 0x00 x 11, 0x80
-constexpr size_t kTraceInfoSize = 2; // 0x01, PLCTL = 0x00
-constexpr size_t kStartSize = kAsyncSize + kTraceInfoSize;
-constexpr size_t kCountPacketSize = 8; // header 0x02 + 7 value bytes
-constexpr unsigned kCountValueBits = 49;
+constexpr size_t kAsyncSize = 12;      // 0x00 x 11, 0x80
+constexpr size_t kTraceInfoSize = 2;   // 0x01, PLCTL = 0x00
+constexpr size_t kTraceOnSize = 1;     // 0x04
+constexpr size_t kAddressCtxSize = 10; // 0x85, 8 address bytes, context info
+constexpr size_t kAtomSize = 1;        // 0xf7
+constexpr size_t kTimestampValueBytes = 6;
+constexpr size_t kSyncSize = kAsyncSize + kTraceInfoSize + kAddressCtxSize;
+constexpr size_t kStartSize = kAsyncSize + kTraceInfoSize + kTraceOnSize + kAddressCtxSize;
+constexpr size_t kCountPacketSize = kAtomSize + 1 + kTimestampValueBytes;
+constexpr unsigned kCountValueBits = 7 * kTimestampValueBytes;
 constexpr uint64_t kCountValueMask = (uint64_t{1} << kCountValueBits) - 1;
+static_assert(kStartSize == 25 && kSyncSize == 24 && kCountPacketSize == 8, "block sizes");
 
 constexpr uint8_t kHeaderExtension = 0x00; // first byte of an A-Sync
 constexpr uint8_t kHeaderTraceInfo = 0x01;
 constexpr uint8_t kHeaderTimestamp = 0x02;
+constexpr uint8_t kHeaderTraceOn = 0x04;
+constexpr uint8_t kHeaderAddrCtx64Is0 = 0x85;
+constexpr uint8_t kHeaderAtomE = 0xf7;
 constexpr uint8_t kAsyncLastByte = 0x80;
+// Context info: EL0, SF = 1 (AArch64), NS = 1, no VMID, no Context ID.
+constexpr uint8_t kContextInfo = 0x30;
 
-// Writes one 8-byte count packet for `count` at p[0..7].
+// Writes one count packet (E atom + Timestamp, kCountPacketSize bytes) for `count` at p.
 void put_count_packet(uint64_t count, uint8_t* p);
-// Writes A-Sync + Trace Info (kStartSize bytes) at p.
-void put_start(uint8_t* p);
+// Writes a Long Address with Context packet (64-bit, IS0) for `address` (4-byte aligned) at p.
+void put_address_context(uint64_t address, uint8_t* p);
+// Writes a start block (kStartSize bytes) at p for a source whose loop is at `address`.
+void put_start(uint64_t address, uint8_t* p);
+// Writes a periodic sync block (kSyncSize bytes) at p.
+void put_sync(uint64_t address, uint8_t* p);
 
 // Produces the byte stream of one ETM. The trace ID is not part of the ETM bytes (the ATB
 // carries it, the formatter writes it); the encoder only keeps it for its owner.
 class EtmEncoder {
 public:
-    // sync_period_counts > 0: an A-Sync + Trace Info before every sync_period_counts-th count
+    // sync_period_counts > 0: a periodic sync block before every sync_period_counts-th count
     // packet after a start, as TRCSYNCPR makes a real ETM resynchronise periodically (the
     // real period is in bytes, see the header comment of etm_packets.cpp). 0: only at start().
     explicit EtmEncoder(uint8_t trace_id, uint32_t sync_period_counts = 0);
@@ -54,7 +87,9 @@ public:
     uint8_t trace_id() const { return m_trace_id; }
     uint32_t sync_period_counts() const { return m_sync_period; }
 
-    // Trace start (ETM enabled): A-Sync then Trace Info.
+    uint64_t address() const { return m_address; } // loop_base(trace_id), etm_program.h
+
+    // Trace start (ETM enabled): the start block.
     void start(std::vector<uint8_t>& out);
     // n count packets carrying first_count, first_count+1, ..., with periodic syncs inserted.
     void emit(uint64_t first_count, uint64_t n, std::vector<uint8_t>& out);
@@ -67,6 +102,7 @@ private:
     uint64_t syncs_before(uint64_t n) const;
 
     uint8_t m_trace_id;
+    uint64_t m_address;
     uint32_t m_sync_period;
     uint64_t m_since_sync = 0; // count packets since the last A-Sync
 };
@@ -75,7 +111,9 @@ enum class EtmCorruption : uint8_t {
     kBadAsync,         // 0x00 header not followed by ten 0x00 and 0x80
     kMissingTraceInfo, // A-Sync followed by something other than Trace Info or A-Sync
     kBadTraceInfo,     // PLCTL or a section longer than the architecture allows
-    kBadCount,         // Timestamp continuation bits not 1,1,1,1,1,1,0
+    kBadCount,         // E atom not followed by a Timestamp with continuation bits 1,1,1,1,1,0
+    kBadAddress,       // Address with Context: bit 7 set in an IS0 low byte, or VMID/CID bytes
+    kMissingAddress,   // an atom after Trace Info or Trace On before an Address with Context
     kUnknownHeader,    // a header byte this model never produces
     kTruncated,        // the stream ended (or lost bytes) inside a packet
 };
@@ -85,8 +123,9 @@ const char* to_string(EtmCorruption c);
 struct EtmGap {
     uint64_t first_missing = 0;
     uint64_t missing = 0;
-    bool after_sync = false;    // an A-Sync came between the two counts (restart or resync)
-    uint64_t skipped_bytes = 0; // bytes skipped unsynchronised between the two counts
+    bool after_sync = false;     // an A-Sync came between the two counts (restart or resync)
+    bool after_trace_on = false; // a Trace On came between them: the source restarted
+    uint64_t skipped_bytes = 0;  // bytes skipped unsynchronised between the two counts
 };
 
 // Receives the decoder's events. Positions are offsets in the decoder's own byte stream
@@ -96,6 +135,8 @@ public:
     virtual ~EtmListener() = default;
     virtual void on_sync(uint64_t pos) {}
     virtual void on_trace_info(uint64_t pos) {}
+    virtual void on_trace_on(uint64_t pos) {}
+    virtual void on_address(uint64_t pos, uint64_t address) {}
     virtual void on_count(uint64_t pos, uint64_t count) {}
     virtual void on_gap(uint64_t pos, const EtmGap& gap) {}
     // count <= previous: reordering or corruption the continuation bits did not catch.
@@ -111,6 +152,8 @@ struct EtmStats {
     uint64_t syncs = 0;
     uint64_t trace_infos = 0;
     uint64_t trace_info_bytes = 0; // 2 each from our encoder, more with sections
+    uint64_t trace_ons = 0;
+    uint64_t addresses = 0; // Address with Context packets (kAddressCtxSize bytes each)
     uint64_t counts = 0;
     uint64_t gaps = 0;
     uint64_t missing_counts = 0;
@@ -146,12 +189,14 @@ public:
 
 private:
     enum class State : uint8_t {
-        kUnsynced,  // searching for an A-Sync
-        kAfterSync, // A-Sync seen, Trace Info must come next
-        kIdle,      // at a packet boundary
-        kAsync,     // inside an A-Sync
-        kTraceInfo, // inside a Trace Info
-        kCount,     // inside a Timestamp
+        kUnsynced,    // searching for an A-Sync
+        kAfterSync,   // A-Sync seen, Trace Info must come next
+        kNeedAddress, // Trace Info or Trace On seen: no atom before an Address with Context
+        kIdle,        // at a packet boundary, the address known
+        kAsync,       // inside an A-Sync
+        kTraceInfo,   // inside a Trace Info
+        kAddress,     // inside an Address with Context
+        kCount,       // inside a count packet (E atom + Timestamp)
     };
 
     void step(uint8_t b);
@@ -159,6 +204,7 @@ private:
     void start_packet(uint8_t b);
     void continue_async(uint8_t b);
     void continue_trace_info(uint8_t b);
+    void continue_address(uint8_t b);
     void continue_count(uint8_t b);
     bool try_fast_count(const uint8_t* p);
     void sync_found();
@@ -179,7 +225,7 @@ private:
     uint8_t m_pkt_len = 0;
     uint8_t m_pkt_zero_tail = 0;
     uint64_t m_pkt_pos = 0;
-    uint64_t m_value = 0;      // Timestamp bits gathered so far
+    uint64_t m_value = 0;      // Timestamp or address bits gathered so far
     bool m_plctl_done = false; // Trace Info: PLCTL read, now in the sections
     uint8_t m_sections = 0;    // Trace Info: sections still to skip (PLCTL bits)
     uint8_t m_field_len = 0;   // Trace Info: bytes of the current field so far
@@ -193,6 +239,7 @@ private:
     bool m_have_expected = false;
     uint64_t m_expected = 0;
     bool m_sync_since_count = false;
+    bool m_trace_on_since_count = false;
     uint64_t m_skipped_since_count = 0;
 };
 

@@ -7,8 +7,9 @@
 // source was not tracing since its previous stop (KERNEL-SEMANTICS P3, D1, D4).
 // Production is arithmetic, not a process: the sink asks for the bytes up to "now" when
 // it moves a burst, and the driver when it stops the source (P2: source off first).
-// Leaves out: program-flow packets, Overflow packets on back-pressure (the sink counts
-// what its FIFO drops instead), ETM-internal FIFOs and their latency.
+// Leaves out: program flow beyond the synthetic loop (etm_program.h), Overflow packets on
+// back-pressure (the sink counts what its FIFO drops instead), ETM-internal FIFOs and their
+// latency.
 #pragma once
 
 #include "models/common/types.h"
@@ -70,8 +71,8 @@ public:
     const EtmStream& stream() const { return m_stream; }
     uint64_t rate_at(Picos t) const { return m_rate.rate_at(t); }
 
-    // ETM enable at t (A-Sync, Trace Info); `why_off` names what kept it off since the
-    // previous stop (ignored for the first start).
+    // ETM enable at t (the start block: A-Sync, Trace Info, Trace On, address); `why_off` names
+    // what kept it off since the previous stop (ignored for the first start).
     void start(Picos t, UntracedCause why_off);
     // Produces every packet due by t; returns the stream size after.
     uint64_t produce_until(Picos t);

@@ -1,8 +1,12 @@
 // An ETM's byte stream as sessions, regenerated on demand (see etm_stream.h for the layout).
+// Arithmetic: a session is [kLead bytes][Y][P packets][Y][P packets]... with Y = kSyncSize:
+// the start block is the first kLead bytes plus the first Y-sized unit, so every position past
+// kLead falls in fixed-size blocks [Y][P packets] (m_block), as with one sync size.
 #include "models/coresight/etm_stream.h"
 
 #include "models/common/types.h"
 #include "models/coresight/etm_packets.h"
+#include "models/coresight/etm_program.h"
 
 #include <algorithm>
 #include <cstring>
@@ -14,21 +18,18 @@ namespace {
 
 // put_count_packet, inlined here: read() writes megabytes of these.
 inline void put_packet(uint64_t c, uint8_t* p) {
-    p[0] = kHeaderTimestamp;
-    p[1] = static_cast<uint8_t>((c & 0x7f) | 0x80);
-    p[2] = static_cast<uint8_t>(((c >> 7) & 0x7f) | 0x80);
-    p[3] = static_cast<uint8_t>(((c >> 14) & 0x7f) | 0x80);
-    p[4] = static_cast<uint8_t>(((c >> 21) & 0x7f) | 0x80);
-    p[5] = static_cast<uint8_t>(((c >> 28) & 0x7f) | 0x80);
-    p[6] = static_cast<uint8_t>(((c >> 35) & 0x7f) | 0x80);
-    p[7] = static_cast<uint8_t>((c >> 42) & 0x7f);
+    static_assert(kCountPacketSize == 8 && kTimestampValueBytes == 6, "the layout below");
+    p[0] = kHeaderAtomE;
+    p[1] = kHeaderTimestamp;
+    p[2] = static_cast<uint8_t>((c & 0x7f) | 0x80);
+    p[3] = static_cast<uint8_t>(((c >> 7) & 0x7f) | 0x80);
+    p[4] = static_cast<uint8_t>(((c >> 14) & 0x7f) | 0x80);
+    p[5] = static_cast<uint8_t>(((c >> 21) & 0x7f) | 0x80);
+    p[6] = static_cast<uint8_t>(((c >> 28) & 0x7f) | 0x80);
+    p[7] = static_cast<uint8_t>((c >> 35) & 0x7f);
 }
 
-struct StartBytes {
-    uint8_t b[kStartSize];
-    StartBytes() { put_start(b); }
-};
-const StartBytes kStart;
+constexpr uint64_t kLead = kStartSize - kSyncSize; // the Trace On byte
 
 } // namespace
 
@@ -36,7 +37,10 @@ EtmStream::EtmStream(uint8_t trace_id, uint32_t sync_period_counts)
     : m_trace_id(trace_id), m_period(sync_period_counts),
       m_block(sync_period_counts == 0
                   ? 0
-                  : kStartSize + uint64_t{sync_period_counts} * kCountPacketSize) {}
+                  : kSyncSize + uint64_t{sync_period_counts} * kCountPacketSize) {
+    put_start(loop_base(trace_id), m_start_bytes.data());
+    put_sync(loop_base(trace_id), m_sync_bytes.data());
+}
 
 uint64_t EtmStream::next_count() const {
     if (m_sessions.empty()) return 0;
@@ -56,8 +60,8 @@ void EtmStream::start(uint64_t first_count) {
     m_running = false;
     uint64_t before = 0;
     if (!m_sessions.empty())
-        before =
-            m_sync_bytes_before.back() + kStartSize * (1 + syncs_for(m_sessions.back().counts));
+        before = m_sync_bytes_before.back() + kStartSize +
+                 kSyncSize * syncs_for(m_sessions.back().counts);
     m_sessions.push_back(Session{m_size, first_count, 0});
     m_sync_bytes_before.push_back(before);
     m_size += kStartSize;
@@ -68,7 +72,10 @@ void EtmStream::produce(uint64_t n) {
     if (!m_running)
         throw ModelError("EtmStream " + std::to_string(m_trace_id) + ": produce while stopped");
     Session& s = m_sessions.back();
-    m_size += n * kCountPacketSize + (syncs_for(s.counts + n) - syncs_for(s.counts)) * kStartSize;
+    if (s.first_count + s.counts + n > kCountValueMask + 1)
+        throw ModelError("EtmStream " + std::to_string(m_trace_id) + ": count beyond 2^" +
+                         std::to_string(kCountValueBits) + ", more than its Timestamp carries");
+    m_size += n * kCountPacketSize + (syncs_for(s.counts + n) - syncs_for(s.counts)) * kSyncSize;
     s.counts += n;
     m_counts += n;
 }
@@ -84,8 +91,10 @@ uint64_t EtmStream::session_end(size_t s) const {
 }
 
 uint64_t EtmStream::sync_prefix(uint64_t x) const {
-    if (m_period == 0) return std::min<uint64_t>(x, kStartSize);
-    return (x / m_block) * kStartSize + std::min<uint64_t>(x % m_block, kStartSize);
+    if (x < kLead) return x;
+    x -= kLead;
+    if (m_period == 0) return kLead + std::min<uint64_t>(x, kSyncSize);
+    return kLead + (x / m_block) * kSyncSize + std::min<uint64_t>(x % m_block, kSyncSize);
 }
 
 uint64_t EtmStream::sync_before(uint64_t off) const {
@@ -95,20 +104,24 @@ uint64_t EtmStream::sync_before(uint64_t off) const {
 }
 
 uint64_t EtmStream::packet_at_or_after(uint64_t x) const {
-    if (m_period == 0) return x < kStartSize ? 0 : (x - kStartSize) / kCountPacketSize;
+    if (x < kStartSize) return 0;
+    x -= kLead;
+    if (m_period == 0) return (x - kSyncSize) / kCountPacketSize;
     const uint64_t b = x / m_block, r = x % m_block;
-    return b * m_period + (r < kStartSize ? 0 : (r - kStartSize) / kCountPacketSize);
+    return b * m_period + (r < kSyncSize ? 0 : (r - kSyncSize) / kCountPacketSize);
 }
 
 uint64_t EtmStream::packets_through(uint64_t x) const {
-    if (m_period == 0) return x < kStartSize ? 0 : (x - kStartSize) / kCountPacketSize + 1;
+    if (x < kStartSize) return 0;
+    x -= kLead;
+    if (m_period == 0) return (x - kSyncSize) / kCountPacketSize + 1;
     const uint64_t b = x / m_block, r = x % m_block;
-    return b * m_period + (r < kStartSize ? 0 : (r - kStartSize) / kCountPacketSize + 1);
+    return b * m_period + (r < kSyncSize ? 0 : (r - kSyncSize) / kCountPacketSize + 1);
 }
 
 uint64_t EtmStream::packet_offset(uint64_t index) const {
-    const uint64_t syncs = 1 + (m_period == 0 ? 0 : index / m_period);
-    return syncs * kStartSize + index * kCountPacketSize;
+    const uint64_t syncs = m_period == 0 ? 0 : index / m_period;
+    return kStartSize + syncs * kSyncSize + index * kCountPacketSize;
 }
 
 void EtmStream::read(uint64_t off, uint64_t n, uint8_t* out) const {
@@ -133,21 +146,29 @@ void EtmStream::read(uint64_t off, uint64_t n, uint8_t* out) const {
 // end goes through a small buffer, whole packets are written straight to out.
 void EtmStream::read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* out) const {
     while (n > 0) {
-        uint64_t r = x, b = 0;
-        if (m_period != 0) {
-            b = x / m_block;
-            r = x % m_block;
-        }
-        if (r < kStartSize) {
-            const uint64_t k = std::min<uint64_t>(n, kStartSize - r);
-            std::memcpy(out, kStart.b + r, k);
+        if (x < kStartSize) {
+            const uint64_t k = std::min<uint64_t>(n, kStartSize - x);
+            std::memcpy(out, m_start_bytes.data() + x, k);
             out += k;
             x += k;
             n -= k;
             continue;
         }
-        const uint64_t in_block = (r - kStartSize) / kCountPacketSize;
-        const uint64_t within = (r - kStartSize) % kCountPacketSize;
+        uint64_t r = x - kLead, b = 0;
+        if (m_period != 0) {
+            b = r / m_block;
+            r = r % m_block;
+        }
+        if (r < kSyncSize) {
+            const uint64_t k = std::min<uint64_t>(n, kSyncSize - r);
+            std::memcpy(out, m_sync_bytes.data() + r, k);
+            out += k;
+            x += k;
+            n -= k;
+            continue;
+        }
+        const uint64_t in_block = (r - kSyncSize) / kCountPacketSize;
+        const uint64_t within = (r - kSyncSize) % kCountPacketSize;
         uint64_t count = s.first_count + b * m_period + in_block;
         if (within != 0 || n < kCountPacketSize) {
             uint8_t tmp[kCountPacketSize];
@@ -197,6 +218,18 @@ std::optional<std::pair<uint64_t, uint64_t>> EtmStream::packet_of(uint64_t count
     if (count - s.first_count >= s.counts) return std::nullopt;
     const uint64_t at = s.offset + packet_offset(count - s.first_count);
     return std::make_pair(at, at + kCountPacketSize);
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> EtmStream::sync_block_at(uint64_t off) const {
+    if (off >= m_size) return std::nullopt;
+    const Session& s = m_sessions[session_at(off)];
+    const uint64_t x = off - s.offset;
+    if (x < kStartSize) return std::make_pair(s.offset, s.offset + kStartSize);
+    if (m_period == 0) return std::nullopt;
+    const uint64_t r = x - kLead;
+    if (r % m_block >= kSyncSize) return std::nullopt;
+    const uint64_t first = s.offset + kLead + (r / m_block) * m_block;
+    return std::make_pair(first, first + kSyncSize);
 }
 
 uint64_t EtmStream::sync_bytes_in(uint64_t off, uint64_t n) const {

@@ -5,7 +5,7 @@
 //
 // Layout of a session (P = sync_period_counts), byte-identical to EtmEncoder::start followed by
 // EtmEncoder::emit calls (etm_packets.h):
-//     [A-Sync + Trace Info: kStartSize][P count packets][sync kStartSize][P packets][sync]...
+//     [start block: kStartSize][P count packets][sync kSyncSize][P packets][sync]...
 // The periodic sync goes before packet number kP+1 (k = 1, 2, ...), so a session never ends
 // with a sync (but a session with no packets is just its start). With P = 0 there is only the
 // start sync.
@@ -14,6 +14,9 @@
 // arithmetic on the fixed-size blocks [sync][P packets].
 #pragma once
 
+#include "models/coresight/etm_packets.h"
+
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -35,13 +38,14 @@ public:
     uint8_t trace_id() const { return m_trace_id; }
     uint32_t sync_period_counts() const { return m_period; }
 
-    // ETM enabled: A-Sync + Trace Info at the current end; the next count packet carries
-    // first_count, which must be >= next_count() (ModelError otherwise). Starting while a
-    // session is open ends that session first (EtmEncoder::start in mid-stream does the same).
+    // ETM enabled: a start block (A-Sync, Trace Info, Trace On, address) at the current end; the
+    // next count packet carries first_count, which must be >= next_count() (ModelError otherwise).
+    // Starting while a session is open ends that session first (EtmEncoder::start in mid-stream
+    // does the same).
     void start(uint64_t first_count);
     // n more count packets in the current session (consecutive counts), with the periodic
-    // A-Sync + Trace Info inserted exactly where EtmEncoder::emit would insert them.
-    // ModelError when no session is open.
+    // sync blocks inserted exactly where EtmEncoder::emit would insert them.
+    // ModelError when no session is open, or when a count would reach 2^kCountValueBits.
     void produce(uint64_t n);
     bool running() const { return m_running; } // a session is open (start called, stop not yet)
     // ETM disabled: the session ends (the stream ends at a packet boundary). No-op if none open.
@@ -71,9 +75,11 @@ public:
     };
     const std::vector<Session>& sessions() const { return m_sessions; }
 
-    // Bytes of sync overhead (A-Sync + Trace Info) within [off, off+n), for byte accounting.
-    // Ranges past size() are clipped to it.
+    // Bytes of sync overhead (start and periodic sync blocks) within [off, off+n), for byte
+    // accounting. Ranges past size() are clipped to it.
     uint64_t sync_bytes_in(uint64_t off, uint64_t n) const;
+    // The start or sync block holding byte off, as [first, end); nullopt if off is in no block.
+    std::optional<std::pair<uint64_t, uint64_t>> sync_block_at(uint64_t off) const;
 
 private:
     size_t session_at(uint64_t off) const; // the session holding byte off (< m_size)
@@ -93,7 +99,9 @@ private:
 
     uint8_t m_trace_id;
     uint32_t m_period;
-    uint64_t m_block; // kStartSize + period * kCountPacketSize; 0 when period is 0
+    uint64_t m_block; // kSyncSize + period * kCountPacketSize; 0 when period is 0
+    std::array<uint8_t, kStartSize> m_start_bytes{}; // the loop_base(trace_id) address in both
+    std::array<uint8_t, kSyncSize> m_sync_bytes{};
     bool m_running = false;
     uint64_t m_size = 0;
     uint64_t m_counts = 0;

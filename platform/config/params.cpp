@@ -409,7 +409,8 @@ std::vector<Param> make_table() {
             .def(512)
             .at_least(1)
             .in("packets")
-            .desc("Count packets between periodic A-Sync + Trace Info (the role of TRCSYNCPR); a "
+            .desc("Count packets between periodic sync blocks (A-Sync, Trace Info, address; the "
+                  "role of TRCSYNCPR); a "
                   "decoder that lost sync finds the next one."),
 
         key("/etr", K::object).desc("The TMC-ETR sink (coresight-tmc-etr.c)."),

@@ -2,6 +2,8 @@
 // missing count and accounts for every byte under any chunking and any corruption.
 #include "models/coresight/etm_packets.h"
 
+#include "models/coresight/etm_program.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,46 +71,65 @@ Recorder decode(const Bytes& b, size_t chunk = 0, EtmDecoder* keep = nullptr) {
 
 // Every byte is in a decoded packet or was skipped: nothing is silently lost.
 void expect_all_bytes_accounted(const EtmStats& s, uint64_t total) {
-    EXPECT_EQ(s.syncs * kAsyncSize + s.trace_info_bytes + s.counts * kCountPacketSize +
-                  s.skipped_bytes,
+    EXPECT_EQ(s.syncs * kAsyncSize + s.trace_info_bytes + s.trace_ons * kTraceOnSize +
+                  s.addresses * kAddressCtxSize + s.counts * kCountPacketSize + s.skipped_bytes,
               total);
 }
 
 } // namespace
 
-TEST(EtmPackets, StartIsAsyncThenTraceInfo) {
+// IHI0064 encodings, as OpenCSD's trc_pkt_lister printed them for this stream:
+// I_ASYNC, I_TRACE_INFO INFO=0x0, I_TRACE_ON, I_ADDR_CTXT_L_64IS0 Addr=0x410000 AArch64,EL0, NS.
+TEST(EtmPackets, StartIsAsyncTraceInfoTraceOnAddressWithContext) {
     Bytes out;
     EtmEncoder enc(0x10);
     EXPECT_EQ(enc.trace_id(), 0x10);
+    EXPECT_EQ(enc.address(), 0x410000u);
     enc.start(out);
-    const Bytes want = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x01, 0x00};
+    const Bytes want = {0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0x80, 0x01,
+                        0x00, 0x04, 0x85, 0x00, 0x00, 0x41, 0, 0, 0, 0, 0, 0x30};
     EXPECT_EQ(out, want);
     EXPECT_EQ(kAsyncSize, 12u);
     EXPECT_EQ(kTraceInfoSize, 2u);
-    EXPECT_EQ(kStartSize, 14u);
+    EXPECT_EQ(kStartSize, 25u);
+    EXPECT_EQ(kSyncSize, 24u);
+    Bytes sync(kSyncSize);
+    put_sync(enc.address(), sync.data());
+    Bytes no_trace_on = want;
+    no_trace_on.erase(no_trace_on.begin() + 14);
+    EXPECT_EQ(sync, no_trace_on);
+}
+
+TEST(EtmPackets, AddressWithContextBits) {
+    uint8_t p[kAddressCtxSize];
+    put_address_context(0x0123456789abcdecull, p);
+    // A[8:2], A[15:9] in 7 bits each, then A[63:16] a byte at a time, then EL0 SF NS.
+    EXPECT_EQ(Bytes(p, p + kAddressCtxSize),
+              (Bytes{0x85, 0x7b, 0x66, 0xab, 0x89, 0x67, 0x45, 0x23, 0x01, 0x30}));
 }
 
 TEST(EtmPackets, CountPacketBytes) {
     uint8_t p[8];
+    // E atom (Atom format 1), then a Timestamp with 6 value bytes.
     put_count_packet(0, p);
-    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0xf7, 0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
     put_count_packet(1, p);
-    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0xf7, 0x02, 0x81, 0x80, 0x80, 0x80, 0x80, 0x00}));
     put_count_packet(0x7f, p);
-    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0xff, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0xf7, 0x02, 0xff, 0x80, 0x80, 0x80, 0x80, 0x00}));
     put_count_packet(0x80, p);
-    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0x80, 0x81, 0x80, 0x80, 0x80, 0x80, 0x00}));
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0xf7, 0x02, 0x80, 0x81, 0x80, 0x80, 0x80, 0x00}));
     put_count_packet(kCountValueMask, p);
-    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}));
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0xf7, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}));
     // 7-bit groups, least significant first.
-    put_count_packet(0x123456789abcull, p);
+    put_count_packet(0x3456789abcull, p);
     uint64_t v = 0;
-    for (int i = 0; i < 7; ++i)
-        v |= uint64_t{static_cast<uint8_t>(p[1 + i] & 0x7f)} << (7 * i);
-    EXPECT_EQ(v, 0x123456789abcull);
-    // Only the low 49 bits travel.
+    for (int i = 0; i < 6; ++i)
+        v |= uint64_t{static_cast<uint8_t>(p[2 + i] & 0x7f)} << (7 * i);
+    EXPECT_EQ(v, 0x3456789abcull);
+    // Only the low 42 bits travel.
     put_count_packet(kCountValueMask + 1, p);
-    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
+    EXPECT_EQ(Bytes(p, p + 8), (Bytes{0xf7, 0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
 }
 
 TEST(EtmPackets, EveryCountPacketIsEightBytes) {
@@ -118,8 +139,9 @@ TEST(EtmPackets, EveryCountPacketIsEightBytes) {
         enc.emit(first, 4, out);
         ASSERT_EQ(out.size(), 4 * kCountPacketSize);
         for (size_t i = 0; i < 4; ++i) {
-            EXPECT_EQ(out[i * 8], kHeaderTimestamp);
-            for (size_t j = 1; j < 7; ++j)
+            EXPECT_EQ(out[i * 8], kHeaderAtomE);
+            EXPECT_EQ(out[i * 8 + 1], kHeaderTimestamp);
+            for (size_t j = 2; j < 7; ++j)
                 EXPECT_NE(out[i * 8 + j] & 0x80, 0);
             EXPECT_EQ(out[i * 8 + 7] & 0x80, 0);
         }
@@ -150,11 +172,12 @@ TEST(EtmPackets, EmitSizeAndCountsFittingMatchTheBytes) {
 
 TEST(EtmPackets, PeriodicSyncEveryPeriodCounts) {
     const Bytes b = stream(0, 10, 4);
-    // start, 4 counts, start, 4 counts, start, 2 counts.
-    ASSERT_EQ(b.size(), 3 * kStartSize + 10 * kCountPacketSize);
+    // start, 4 counts, sync, 4 counts, sync, 2 counts.
+    ASSERT_EQ(b.size(), kStartSize + 2 * kSyncSize + 10 * kCountPacketSize);
     const size_t second = kStartSize + 4 * kCountPacketSize;
-    EXPECT_EQ(Bytes(b.begin() + second, b.begin() + second + kStartSize),
-              Bytes(b.begin(), b.begin() + kStartSize));
+    Bytes sync(kSyncSize);
+    put_sync(loop_base(5), sync.data());
+    EXPECT_EQ(Bytes(b.begin() + second, b.begin() + second + kSyncSize), sync);
     Recorder r = decode(b);
     ASSERT_EQ(r.counts.size(), 10u);
     for (uint64_t i = 0; i < 10; ++i)
