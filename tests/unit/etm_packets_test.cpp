@@ -27,6 +27,12 @@ struct Recorder : EtmListener {
 
     void on_sync(uint64_t pos) override { events.push_back("sync@" + std::to_string(pos)); }
     void on_trace_info(uint64_t pos) override { events.push_back("info@" + std::to_string(pos)); }
+    void on_trace_on(uint64_t pos) override { events.push_back("on@" + std::to_string(pos)); }
+    void on_address(uint64_t pos, uint64_t address) override {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "%#llx", static_cast<unsigned long long>(address));
+        events.push_back("addr@" + std::to_string(pos) + "=" + hex);
+    }
     void on_count(uint64_t pos, uint64_t count) override {
         counts.push_back(count);
         events.push_back("count@" + std::to_string(pos) + "=" + std::to_string(count));
@@ -67,6 +73,14 @@ Recorder decode(const Bytes& b, size_t chunk = 0, EtmDecoder* keep = nullptr) {
     d.finish();
     if (keep) *keep = d;
     return r;
+}
+
+// The Address with Context packet a Trace Info must be followed by before the first atom
+// (trace ID 5's loop, as in stream()).
+Bytes address_packet() {
+    Bytes a(kAddressCtxSize);
+    put_address_context(loop_base(5), a.data());
+    return a;
 }
 
 // Every byte is in a decoded packet or was skipped: nothing is silently lost.
@@ -218,7 +232,10 @@ TEST(EtmDecoder, DecodesUnderEveryChunking) {
 TEST(EtmDecoder, EventPositionsAreStreamOffsets) {
     const Bytes b = stream(0, 2);
     const Recorder r = decode(b);
-    const std::vector<std::string> want = {"sync@0", "info@12", "count@14=0", "count@22=1"};
+    // A-Sync 0..11, Trace Info 12..13, Trace On 14, Address 15..24 (trace ID 5: 0x405000),
+    // then the count packets, 8 bytes each.
+    const std::vector<std::string> want = {"sync@0",           "info@12",    "on@14",
+                                           "addr@15=0x405000", "count@25=0", "count@33=1"};
     EXPECT_EQ(r.events, want);
 }
 
@@ -242,6 +259,8 @@ TEST(EtmDecoder, ExtraZerosBeforeAsyncAreSkippedNotSync) {
     b.push_back(0x80);
     b.push_back(0x01);
     b.push_back(0x00);
+    const Bytes a = address_packet();
+    b.insert(b.end(), a.begin(), a.end());
     uint8_t p[8];
     put_count_packet(9, p);
     b.insert(b.end(), p, p + 8);
@@ -318,14 +337,14 @@ TEST(EtmDecoder, RestartWithNewStartReportsGapAfterSync) {
 }
 
 TEST(EtmDecoder, CountsGoingBackwardsAreDisorder) {
-    Bytes b = stream(10, 3);
+    Bytes b = stream(10, 3); // start 0..24, counts 10, 11, 12 at 25, 33, 41
     EtmEncoder enc(1);
-    enc.emit(11, 2, b); // 10 11 12 11 12
+    enc.emit(11, 2, b); // 10 11 12 11 12: the second 11 at 49
     EtmDecoder d;
     const Recorder r = decode(b, 0, &d);
     EXPECT_EQ(d.stats().disorders, 1u);
     EXPECT_EQ(d.stats().gaps, 0u);
-    EXPECT_NE(std::find(r.events.begin(), r.events.end(), "disorder@38:12>11"), r.events.end());
+    EXPECT_NE(std::find(r.events.begin(), r.events.end(), "disorder@49:12>11"), r.events.end());
     EXPECT_EQ(r.counts, (std::vector<uint64_t>{10, 11, 12, 11, 12}));
 }
 
@@ -343,8 +362,8 @@ TEST(EtmDecoder, ExpectNextChecksTheFirstCount) {
 }
 
 TEST(EtmDecoder, HighBitsComeFromTheExpectedCount) {
-    // Counts across a 2^49 boundary: only low bits travel, the decoder carries the rest.
-    const uint64_t first = (uint64_t{3} << 49) - 2;
+    // Counts across a 2^42 boundary: only low bits travel, the decoder carries the rest.
+    const uint64_t first = (uint64_t{3} << kCountValueBits) - 2;
     const Bytes b = stream(first, 5);
     Recorder r;
     EtmDecoder d(&r);
@@ -364,6 +383,8 @@ TEST(EtmDecoder, TraceInfoSectionsAreSkipped) {
     // PLCTL = INFO|KEY|SPEC|CYCT, then the four fields, some with continuation bytes.
     const Bytes info = {0x01, 0x0f, 0x00, 0x81, 0x01, 0x85, 0x80, 0x00, 0x7f};
     b.insert(b.end(), info.begin(), info.end());
+    const Bytes a = address_packet();
+    b.insert(b.end(), a.begin(), a.end());
     uint8_t p[8];
     put_count_packet(42, p);
     b.insert(b.end(), p, p + 8);
@@ -376,11 +397,13 @@ TEST(EtmDecoder, TraceInfoSectionsAreSkipped) {
     Bytes ok(11, 0x00);
     ok.push_back(0x80);
     ok.insert(ok.end(), {0x01, 0x80, 0x00});
+    ok.insert(ok.end(), a.begin(), a.end());
     ok.insert(ok.end(), p, p + 8);
     EXPECT_EQ(decode(ok).counts, (std::vector<uint64_t>{42}));
     Bytes bad(11, 0x00);
     bad.push_back(0x80);
     bad.insert(bad.end(), {0x01, 0x80, 0x80, 0x00});
+    bad.insert(bad.end(), a.begin(), a.end());
     bad.insert(bad.end(), p, p + 8);
     EtmDecoder db;
     const Recorder rb = decode(bad, 0, &db);
@@ -391,11 +414,13 @@ TEST(EtmDecoder, TraceInfoSectionsAreSkipped) {
     Bytes five(11, 0x00);
     five.push_back(0x80);
     five.insert(five.end(), {0x01, 0x01, 0x80, 0x80, 0x80, 0x80, 0x00});
+    five.insert(five.end(), a.begin(), a.end());
     five.insert(five.end(), p, p + 8);
     EXPECT_EQ(decode(five).counts, (std::vector<uint64_t>{42}));
     Bytes six(11, 0x00);
     six.push_back(0x80);
     six.insert(six.end(), {0x01, 0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00});
+    six.insert(six.end(), a.begin(), a.end());
     six.insert(six.end(), p, p + 8);
     EXPECT_TRUE(decode(six).counts.empty());
 }
@@ -417,6 +442,8 @@ TEST(EtmDecoder, SyncedAsyncWithTwelveZerosResyncs) {
     Bytes b = stream(0, 2);
     b.insert(b.end(), 12, 0x00);
     b.insert(b.end(), {0x80, 0x01, 0x00});
+    const Bytes a = address_packet();
+    b.insert(b.end(), a.begin(), a.end());
     uint8_t p[8];
     put_count_packet(2, p);
     b.insert(b.end(), p, p + 8);
@@ -431,13 +458,13 @@ TEST(EtmDecoder, SyncedAsyncWithTwelveZerosResyncs) {
 
 TEST(EtmDecoder, UnknownHeaderIsCorrupt) {
     Bytes b = stream(0, 2);
-    b.push_back(0x42);
+    b.push_back(0x42); // at 25 + 2 * 8 = 41
     const Bytes more = stream(2, 1);
     b.insert(b.end(), more.begin(), more.end());
     EtmDecoder d;
     const Recorder r = decode(b, 0, &d);
     EXPECT_EQ(r.counts, (std::vector<uint64_t>{0, 1, 2}));
-    EXPECT_NE(std::find(r.events.begin(), r.events.end(), "corrupt@30:unknown packet header"),
+    EXPECT_NE(std::find(r.events.begin(), r.events.end(), "corrupt@41:unknown packet header"),
               r.events.end());
     EXPECT_EQ(d.stats().skipped_bytes, 1u);
 }
@@ -483,19 +510,36 @@ TEST(EtmDecoder, FinishReportsTruncatedPacketAndTrailingBytes) {
     EtmDecoder d;
     Recorder r = decode(Bytes(b.begin(), b.end() - 3), 0, &d);
     EXPECT_EQ(r.counts, (std::vector<uint64_t>{0, 1}));
-    EXPECT_EQ(r.events.back(), "skipped@30+5");
-    EXPECT_NE(std::find(r.events.begin(), r.events.end(), "corrupt@30:truncated packet"),
+    // Count 2's packet is at 25 + 2 * 8 = 41; 5 of its 8 bytes remain.
+    EXPECT_EQ(r.events.back(), "skipped@41+5");
+    EXPECT_NE(std::find(r.events.begin(), r.events.end(), "corrupt@41:truncated packet"),
               r.events.end());
     expect_all_bytes_accounted(d.stats(), b.size() - 3);
 }
 
 // Every single-byte corruption of a stream, with several replacement values: the decoder
-// never loses track of a byte and always recovers by the next A-Sync.
+// never loses track of a byte, decodes every count packet before the corrupted byte, and
+// recovers by the next A-Sync: every count after the first sync block that starts past the
+// corrupted byte decodes. The same events under chunks of 5 as one byte at a time.
 TEST(EtmDecoder, EverySingleByteCorruptionIsAccountedFor) {
     const uint32_t period = 3;
-    const Bytes clean = stream(0, 12, period);
+    const uint64_t counts = 12;
+    const Bytes clean = stream(0, counts, period);
+    // [start 25][c0 c1 c2][sync 24][c3 c4 c5][sync 24][c6 c7 c8][sync 24][c9 c10 c11]
+    ASSERT_EQ(clean.size(), kStartSize + 3 * kSyncSize + counts * kCountPacketSize);
+    const auto packet_at = [](uint64_t c) {
+        return kStartSize + c * kCountPacketSize + c / period * kSyncSize;
+    };
     const uint8_t values[] = {0x00, 0x01, 0x02, 0x7f, 0x80, 0xff};
     for (size_t at = 0; at < clean.size(); ++at) {
+        // The first count after the first sync block starting past `at` (none past the last).
+        uint64_t resync = counts;
+        for (uint64_t c = period; c < counts; c += period) {
+            if (packet_at(c) - kSyncSize > at) {
+                resync = c;
+                break;
+            }
+        }
         for (uint8_t v : values) {
             for (int flip = 0; flip < 2; ++flip) {
                 Bytes b = clean;
@@ -504,13 +548,12 @@ TEST(EtmDecoder, EverySingleByteCorruptionIsAccountedFor) {
                 EtmDecoder d;
                 const Recorder r = decode(b, 5, &d);
                 expect_all_bytes_accounted(d.stats(), b.size());
-                // Whatever happened, the last A-Sync period decodes: 12 counts, syncs before
-                // 3, 6, 9, so counts 10 and 11 are at least two bytes past any corruption
-                // before the last A-Sync.
-                const size_t last_sync = kStartSize + 9 * kCountPacketSize + 3 * kStartSize;
-                if (at < last_sync - kStartSize) {
-                    ASSERT_GE(r.counts.size(), 3u) << at << " " << int(v);
-                    EXPECT_EQ(r.counts.back(), 11u) << at << " " << int(v);
+                EXPECT_EQ(decode(b, 1).events, r.events) << at << " " << int(v);
+                for (uint64_t c = 0; c < counts; ++c) {
+                    if (packet_at(c) + kCountPacketSize <= at || c >= resync) {
+                        EXPECT_NE(std::find(r.counts.begin(), r.counts.end(), c), r.counts.end())
+                            << "count " << c << " lost, byte " << at << " = " << int(b[at]);
+                    }
                 }
             }
         }

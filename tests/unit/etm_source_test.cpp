@@ -104,26 +104,26 @@ TEST(TraceRate, HundredSecondsAtOneGigabyteIsExact) {
 
 TEST(EtmSource, ProducesExactlyTheCountsDue) {
     const TraceRate r = three_phases();
-    EtmSource s("etm0", 0x10, r, 4); // an A-Sync + Trace Info every 4 count packets
+    EtmSource s("etm0", 0x10, r, 4); // a periodic sync block every 4 count packets
     EXPECT_EQ(s.name(), "etm0");
     EXPECT_EQ(s.trace_id(), 0x10);
     EXPECT_FALSE(s.running());
     EXPECT_EQ(s.produce_until(1 * kUs), 0u); // not started: nothing
     s.start(0, UntracedCause::stop_window);
     EXPECT_TRUE(s.running());
-    EXPECT_EQ(s.stream().size(), kStartSize); // 14
+    EXPECT_EQ(s.stream().size(), kStartSize); // 25
     // 80'000 ps: count 1 due (count 0's packet).
-    EXPECT_EQ(s.produce_until(80'000), 14u + 8u);
-    EXPECT_EQ(s.produce_until(80'000), 22u); // nothing new
-    // 960'000 ps: 12 packets, periodic syncs before packets 5 and 9: 14 + 96 + 28 = 138.
-    EXPECT_EQ(s.produce_until(959'999), 14u + 11 * 8u + 2 * 14u);
-    EXPECT_EQ(s.produce_until(960'000), 138u);
+    EXPECT_EQ(s.produce_until(80'000), 25u + 8u);
+    EXPECT_EQ(s.produce_until(80'000), 33u); // nothing new
+    // 960'000 ps: 12 packets, periodic syncs (24 bytes) before packets 5 and 9: 25 + 96 + 48.
+    EXPECT_EQ(s.produce_until(959'999), 25u + 11 * 8u + 2 * 24u);
+    EXPECT_EQ(s.produce_until(960'000), 169u);
     EXPECT_EQ(s.stream().next_count(), 12u);
     // The 0 phase: nothing more by 2 us; stop produces what is due (nothing).
     s.stop(2 * kUs);
     EXPECT_FALSE(s.running());
-    EXPECT_EQ(s.stream().size(), 138u);
-    EXPECT_EQ(s.produce_until(5 * kUs), 138u); // stopped: nothing
+    EXPECT_EQ(s.stream().size(), 169u);
+    EXPECT_EQ(s.produce_until(5 * kUs), 169u); // stopped: nothing
     s.stop(5 * kUs);                           // stopping twice is harmless
     EXPECT_EQ(s.stream().counts_produced(), 12u);
     EXPECT_TRUE(s.untraced().empty());
@@ -135,7 +135,7 @@ TEST(EtmSource, StopProducesWhatIsDue) {
     s.start(0, UntracedCause::stop_window);
     s.stop(1 * kUs); // 12 counts due at 1 us, never asked for before
     EXPECT_EQ(s.stream().counts_produced(), 12u);
-    EXPECT_EQ(s.stream().size(), 14u + 96u);
+    EXPECT_EQ(s.stream().size(), 25u + 96u);
 }
 
 TEST(EtmSource, UntracedWindowBetweenSessionsWithItsCause) {
@@ -146,7 +146,7 @@ TEST(EtmSource, UntracedWindowBetweenSessionsWithItsCause) {
     EXPECT_TRUE(s.untraced().empty());
     EXPECT_EQ(s.stream().next_count(), 2u);
     s.stop(960'000); // counts 2..11: 10 packets, syncs before packets 5 and 9
-    EXPECT_EQ(s.stream().size(), 14u + 80u + 28u);
+    EXPECT_EQ(s.stream().size(), 25u + 80u + 2 * 24u);
     // Off from count 12 until 4'040'000 ps (count 19): 7 counts, for the AUX buffer (D1).
     s.start(4'040'000, UntracedCause::aux_disabled);
     ASSERT_EQ(s.untraced().size(), 1u);
@@ -154,16 +154,16 @@ TEST(EtmSource, UntracedWindowBetweenSessionsWithItsCause) {
     EXPECT_EQ(s.untraced()[0].counts, 7u);
     EXPECT_EQ(s.untraced()[0].cause, UntracedCause::aux_disabled);
     EXPECT_EQ(s.stream().sessions().size(), 2u);
-    EXPECT_EQ(s.stream().sessions()[1].offset, 122u);
+    EXPECT_EQ(s.stream().sessions()[1].offset, 153u);
     EXPECT_EQ(s.stream().sessions()[1].first_count, 19u);
     // Starting while running is a no-op: no session, no window, no bytes.
     s.start(4'500'000, UntracedCause::stop_window);
     EXPECT_EQ(s.untraced().size(), 1u);
     EXPECT_EQ(s.stream().sessions().size(), 2u);
-    EXPECT_EQ(s.stream().size(), 122u + 14u);
+    EXPECT_EQ(s.stream().size(), 153u + 25u);
     // 5 us: count 25 due: 6 packets (19..24) with one periodic sync before the 5th.
     s.stop(5 * kUs);
-    EXPECT_EQ(s.stream().size(), 136u + 48u + 14u);
+    EXPECT_EQ(s.stream().size(), 178u + 48u + 24u);
     // Restarting at once (count 25 = next count): a new session but no untraced window.
     s.start(5 * kUs, UntracedCause::stop_window);
     EXPECT_EQ(s.untraced().size(), 1u);
@@ -202,8 +202,8 @@ TEST(EtmSource, StreamBytesEqualEtmEncoderForTheSameStarts) {
     enc.start(ref);
     enc.emit(31, 6, ref);
     ASSERT_EQ(s.stream().size(), ref.size());
-    // 3 starts (42) + 24 packets (192) + periodic syncs: 2 + 1 + 1 (56) = 290.
-    EXPECT_EQ(ref.size(), 290u);
+    // 3 starts (75) + 24 packets (192) + periodic syncs: 2 + 1 + 1 (96) = 363.
+    EXPECT_EQ(ref.size(), 363u);
     std::vector<uint8_t> got(ref.size());
     s.stream().read(0, got.size(), got.data());
     EXPECT_EQ(got, ref);

@@ -20,14 +20,16 @@ using Bytes = std::vector<uint8_t>;
 constexpr int64_t kSync = -1;
 
 // The reference: an EtmEncoder fed the same calls, and per byte the count of its packet (or
-// kSync for A-Sync + Trace Info bytes).
+// kSync for the bytes of start and sync blocks), and the blocks as [first, end).
 struct Reference {
     EtmEncoder enc;
     Bytes bytes;
     std::vector<int64_t> owner;
+    std::vector<std::pair<uint64_t, uint64_t>> blocks;
     explicit Reference(uint32_t period) : enc(7, period) {}
 
     void start() {
+        blocks.emplace_back(bytes.size(), bytes.size() + kStartSize);
         enc.start(bytes);
         owner.resize(bytes.size(), kSync);
     }
@@ -37,6 +39,7 @@ struct Reference {
             const size_t at = bytes.size();
             enc.emit(first + k, 1, bytes);
             const size_t sync = bytes.size() - at - kCountPacketSize;
+            if (sync != 0) blocks.emplace_back(at, at + sync);
             owner.resize(at + sync, kSync);
             owner.resize(bytes.size(), static_cast<int64_t>(first + k));
         }
@@ -86,6 +89,18 @@ std::vector<CountRange> brute_counts(const Reference& ref, uint64_t off, uint64_
     return out;
 }
 
+std::string brute_block(const Reference& ref, uint64_t off) {
+    for (const auto& b : ref.blocks)
+        if (b.first <= off && off < b.second)
+            return std::to_string(b.first) + ".." + std::to_string(b.second);
+    return "none";
+}
+
+std::string block(const EtmStream& s, uint64_t off) {
+    const auto b = s.sync_block_at(off);
+    return b ? std::to_string(b->first) + ".." + std::to_string(b->second) : "none";
+}
+
 uint64_t brute_sync(const Reference& ref, uint64_t off, uint64_t n) {
     uint64_t s = 0;
     for (uint64_t i = off; i < off + n && i < ref.bytes.size(); ++i)
@@ -119,10 +134,10 @@ TEST(EtmStream, SessionLayoutAndSizes) {
     EXPECT_EQ(s.size(), kStartSize);
     s.produce(2); // no sync yet: the third packet brings it
     EXPECT_EQ(s.size(), kStartSize + 2 * kCountPacketSize);
-    s.produce(1);
-    EXPECT_EQ(s.size(), 2 * kStartSize + 3 * kCountPacketSize);
-    s.produce(2);
-    EXPECT_EQ(s.size(), 3 * kStartSize + 5 * kCountPacketSize);
+    s.produce(1); // a periodic sync, then the packet
+    EXPECT_EQ(s.size(), kStartSize + kSyncSize + 3 * kCountPacketSize);
+    s.produce(2); // a packet, a sync, a packet
+    EXPECT_EQ(s.size(), kStartSize + 2 * kSyncSize + 5 * kCountPacketSize);
     EXPECT_EQ(s.next_count(), 105u);
     s.stop();
     EXPECT_FALSE(s.running());
@@ -134,10 +149,10 @@ TEST(EtmStream, SessionLayoutAndSizes) {
     EXPECT_EQ(s.sessions()[0].offset, 0u);
     EXPECT_EQ(s.sessions()[0].first_count, 100u);
     EXPECT_EQ(s.sessions()[0].counts, 5u);
-    EXPECT_EQ(s.sessions()[1].offset, 3 * kStartSize + 5 * kCountPacketSize);
+    EXPECT_EQ(s.sessions()[1].offset, kStartSize + 2 * kSyncSize + 5 * kCountPacketSize);
     EXPECT_EQ(s.sessions()[1].first_count, 200u);
     EXPECT_EQ(s.sessions()[1].counts, 1u);
-    EXPECT_EQ(s.size(), 4 * kStartSize + 6 * kCountPacketSize);
+    EXPECT_EQ(s.size(), 2 * kStartSize + 2 * kSyncSize + 6 * kCountPacketSize);
 }
 
 TEST(EtmStream, PreconditionsAreModelErrors) {
@@ -180,6 +195,7 @@ TEST(EtmStream, MatchesEtmEncoderOnRandomRuns) {
                     << "counts_touching [" << off << ", +" << n << ")";
                 ASSERT_EQ(p.stream.sync_bytes_in(off, n), brute_sync(p.ref, off, n))
                     << "sync_bytes_in [" << off << ", +" << n << ")";
+                ASSERT_EQ(block(p.stream, off), brute_block(p.ref, off)) << "sync_block_at " << off;
             }
         }
     }
@@ -216,36 +232,47 @@ TEST(EtmStream, PacketOfEveryCount) {
 }
 
 TEST(EtmStream, CountsTouchingSplitsPacketsAndSyncs) {
-    // period 2: [start 0..13][c10 14..21][c11 22..29][sync 30..43][c12 44..51][c13 52..59]
-    // stop, start(20): [start 60..73][c20 74..81]
+    // period 2: [start 0..24][c10 25..32][c11 33..40][sync 41..64][c12 65..72][c13 73..80]
+    // stop, start(20): [start 81..105][c20 106..113]
     EtmStream s(1, 2);
     s.start(10);
     s.produce(4);
     s.stop();
     s.start(20);
     s.produce(1);
-    ASSERT_EQ(s.size(), 82u);
+    ASSERT_EQ(s.size(), 114u);
     auto touch = [&](uint64_t off, uint64_t n) {
         std::vector<CountRange> v;
         s.counts_touching(off, n, v);
         return str(v);
     };
-    EXPECT_EQ(touch(0, 14), "");               // the start only
-    EXPECT_EQ(touch(13, 2), "[10+1]");         // last start byte + first packet byte
-    EXPECT_EQ(touch(21, 2), "[10+2]");         // the boundary between two packets
-    EXPECT_EQ(touch(29, 16), "[11+2]");        // last byte of c11, the sync, first byte of c12
-    EXPECT_EQ(touch(30, 14), "");              // exactly the periodic sync
-    EXPECT_EQ(touch(31, 5), "");               // inside it
-    EXPECT_EQ(touch(59, 16), "[13+1][20+1]");  // across the session gap: two ranges
+    EXPECT_EQ(touch(0, 25), "");               // the start only
+    EXPECT_EQ(touch(24, 2), "[10+1]");         // last start byte + first packet byte
+    EXPECT_EQ(touch(32, 2), "[10+2]");         // the boundary between two packets
+    EXPECT_EQ(touch(40, 26), "[11+2]");        // last byte of c11, the sync, first byte of c12
+    EXPECT_EQ(touch(41, 24), "");              // exactly the periodic sync
+    EXPECT_EQ(touch(42, 5), "");               // inside it
+    EXPECT_EQ(touch(80, 27), "[13+1][20+1]");  // across the session gap: two ranges
     EXPECT_EQ(touch(0, 1000), "[10+4][20+1]"); // clipped to size()
-    EXPECT_EQ(touch(82, 5), "");
+    EXPECT_EQ(touch(114, 5), "");
     EXPECT_EQ(touch(17, 0), "");
-    EXPECT_EQ(s.sync_bytes_in(0, 82), 3 * kStartSize);
-    EXPECT_EQ(s.sync_bytes_in(25, 10), 5u);
-    EXPECT_EQ(s.sync_bytes_in(40, 30), 4u + 10u);
-    EXPECT_EQ(s.sync_bytes_in(74, 100), 0u);
-    EXPECT_EQ(s.packet_of(12)->first, 44u);
-    EXPECT_EQ(s.packet_of(20)->first, 74u);
+    EXPECT_EQ(s.sync_bytes_in(0, 114), 2 * kStartSize + kSyncSize);
+    EXPECT_EQ(s.sync_bytes_in(36, 10), 5u);       // 5 bytes of c11, 5 of the sync
+    EXPECT_EQ(s.sync_bytes_in(61, 30), 4u + 10u); // the sync's last 4, c12, c13, 10 of the start
+    EXPECT_EQ(s.sync_bytes_in(106, 100), 0u);
+    EXPECT_EQ(s.packet_of(12)->first, 65u);
+    EXPECT_EQ(s.packet_of(20)->first, 106u);
+    // The block holding a byte: start, periodic sync, none in a packet.
+    EXPECT_EQ(block(s, 0), "0..25");
+    EXPECT_EQ(block(s, 24), "0..25");
+    EXPECT_EQ(block(s, 25), "none");
+    EXPECT_EQ(block(s, 40), "none");
+    EXPECT_EQ(block(s, 41), "41..65");
+    EXPECT_EQ(block(s, 64), "41..65");
+    EXPECT_EQ(block(s, 65), "none");
+    EXPECT_EQ(block(s, 81), "81..106");
+    EXPECT_EQ(block(s, 113), "none");
+    EXPECT_EQ(block(s, 114), "none");
     EXPECT_FALSE(s.packet_of(14).has_value());
     EXPECT_FALSE(s.packet_of(9).has_value());
 
@@ -261,7 +288,7 @@ TEST(EtmStream, CountsTouchingSplitsPacketsAndSyncs) {
 }
 
 TEST(EtmStream, EmptySessions) {
-    EtmStream s(1, 3);
+    EtmStream s(7, 3); // the trace ID of Reference's encoder: the address in the blocks
     s.start(5);
     s.start(5); // the first session has no packets
     s.stop();
@@ -274,7 +301,11 @@ TEST(EtmStream, EmptySessions) {
     ref.emit(5, 4);
     EXPECT_EQ(read_all(s, 0, s.size()), ref.bytes);
     EXPECT_EQ(s.packet_of(5)->first, 3 * kStartSize);
-    EXPECT_EQ(s.sync_bytes_in(0, s.size()), 4 * kStartSize);
+    // Three starts, then c5 c6 c7, a periodic sync, c8.
+    EXPECT_EQ(s.size(), 3 * kStartSize + kSyncSize + 4 * kCountPacketSize);
+    EXPECT_EQ(s.sync_bytes_in(0, s.size()), 3 * kStartSize + kSyncSize);
+    EXPECT_EQ(block(s, kStartSize), "25..50"); // two adjacent start blocks
+    EXPECT_EQ(block(s, kStartSize - 1), "0..25");
     std::vector<CountRange> v;
     s.counts_touching(0, 2 * kStartSize + 1, v);
     EXPECT_TRUE(v.empty());
