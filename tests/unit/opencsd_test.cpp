@@ -61,8 +61,8 @@ void write_snapshot(const fs::path& dir, const std::vector<uint8_t>& etr) {
         write_file(dir / (cpu + ".ini"),
                    "[device]\nname=" + cpu + "\nclass=core\ntype=Cortex-A57\n\n[regs]\n" +
                        "PC(size:64)=" + hex(loop_base(kIds[i])) + "\n\n[dump1]\nfile=" + cpu +
-                       ".bin\naddress=" + hex(loop_base(kIds[i])) + "\nlength=" +
-                       hex(4 * kLoopInstructions) + "\n");
+                       ".bin\naddress=" + hex(loop_base(kIds[i])) +
+                       "\nlength=" + hex(4 * kLoopInstructions) + "\n");
         write_file(dir / (etm + ".ini"), "[device]\nname=" + etm +
                                              "\nclass=trace_source\ntype=ETM4\n\n[regs]\n"
                                              "TRCCONFIGR(0x004)=0x00000800\n"
@@ -102,7 +102,8 @@ std::string run(const std::string& cmd) {
 std::vector<std::string> expected_packets(const EtmStream& s) {
     const std::string addr = "ADDR_CTXT_L_64IS0 Addr=0x" + [&] {
         char b[32];
-        std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(loop_base(s.trace_id())));
+        std::snprintf(b, sizeof b, "%016llx",
+                      static_cast<unsigned long long>(loop_base(s.trace_id())));
         return std::string(b);
     }();
     std::vector<std::string> v;
@@ -173,7 +174,8 @@ TEST(OpenCsd, DecodesTheModelsEtrBufferWithoutErrors) {
     const std::regex pkt(R"(^Idx:\d+; ID:([0-9a-f]+); \[[^\]]*\];\s+I_([A-Z0-9_]+) : (.*)$)");
     const std::regex addr(R"(Addr=(0x[0-9a-f]+); Ctxt: AArch64,EL0, NS;)");
     const std::regex ts(R"(Updated val = (0x[0-9a-f]+))");
-    const std::regex range(R"(^Idx:\d+; ID:([0-9a-f]+); OCSD_GEN_TRC_ELEM_INSTR_RANGE\((.*)\)\s*$)");
+    const std::regex range(
+        R"(^Idx:\d+; ID:([0-9a-f]+); OCSD_GEN_TRC_ELEM_INSTR_RANGE\((.*)\)\s*$)");
     std::map<unsigned, std::vector<std::string>> got;
     std::map<unsigned, std::vector<std::string>> ranges;
     std::istringstream lines(out);
@@ -187,7 +189,8 @@ TEST(OpenCsd, DecodesTheModelsEtrBufferWithoutErrors) {
         std::string name = m[2];
         const std::string text = m[3];
         std::smatch v;
-        if (name == "ADDR_CTXT_L_64IS0" && std::regex_search(text, v, addr)) name += " Addr=" + v[1].str();
+        if (name == "ADDR_CTXT_L_64IS0" && std::regex_search(text, v, addr))
+            name += " Addr=" + v[1].str();
         if (name == "TIMESTAMP" && std::regex_search(text, v, ts)) name += " " + v[1].str();
         if (name == "ATOM_F1") name += text.substr(text.size() - 2) == " E" ? " E" : " ?";
         got[std::stoul(m[1], nullptr, 16)].push_back(name);
