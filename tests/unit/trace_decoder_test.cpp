@@ -118,8 +118,9 @@ TEST(TraceDecoder, CleanMultiSourceStreamHasNoGaps) {
 
 // TMC-ETR truncation (KERNEL-SEMANTICS E5 / D2): the first chunk is whole; of the second
 // capture only the newest frames are kept and the barrier packet overwrites the first of them.
-// Single source, sync every 10 counts: ETM offset of count c is 14 + 8c + 14 * (c / 10), the
-// A-Sync before count 10m is at 94m, and frame f carries ETM bytes [14f, 14f + 14).
+// Single source, sync every 10 counts: ETM offset of count c is 25 + 8c + 24 * (c / 10) (a
+// 25-byte start, 24-byte periodic syncs), the sync block before count 10m is at 1 + 104m, and
+// frame f carries ETM bytes [14f, 14f + 14).
 TEST(TraceDecoder, BarrierAfterTruncationGivesTheExactGap) {
     const Bytes f = one_source_frames(0x21, 1000, 10);
     const size_t k1 = 20, k2 = 50;
@@ -129,26 +130,27 @@ TEST(TraceDecoder, BarrierAfterTruncationGivesTheExactGap) {
     d.feed(0, slice(f, 0, 16 * k1));
     d.feed(16 * k1, chunk2);
     d.finish();
-    // Chunk 1 ends inside count 29 (ETM bytes [274, 282) vs 280 delivered). After the barrier
-    // ETM bytes resume at 14 * 51 = 714; the first A-Sync at or after it is 94 * 8 = 752.
+    // Chunk 1 ends inside count 25 (ETM bytes [273, 281) vs 280 delivered). After the barrier
+    // ETM bytes resume at 14 * 51 = 714; the first sync block at or after it is 1 + 104 * 7 = 729,
+    // followed by count 70.
     ASSERT_EQ(d.gaps().size(), 1u);
     const TraceGap& g = d.gaps()[0];
     EXPECT_EQ(g.trace_id, 0x21);
-    EXPECT_EQ(g.first_missing, 29u);
-    EXPECT_EQ(g.missing, 51u);
+    EXPECT_EQ(g.first_missing, 25u);
+    EXPECT_EQ(g.missing, 45u);
     EXPECT_TRUE(g.after_barrier);
     EXPECT_FALSE(g.after_discontinuity);
     EXPECT_TRUE(g.after_sync);
-    EXPECT_EQ(g.skipped_bytes, 6u + (752 - 714));
-    // Count 80's packet ends at ETM byte 773, in original frame 55 = chunk-2 frame 5.
-    EXPECT_EQ(g.aux_offset, 16 * k1 + 16 * 5);
+    EXPECT_EQ(g.skipped_bytes, 7u + (729 - 714));
+    // Count 70's packet is ETM bytes [753, 761), in original frame 54 = chunk-2 frame 4.
+    EXPECT_EQ(g.aux_offset, 16 * k1 + 16 * 4);
     EXPECT_EQ(d.barrier_offsets(), std::vector<uint64_t>{16 * k1});
     const auto s = d.summary(0x21);
     ASSERT_TRUE(s.has_value());
-    EXPECT_EQ(s->counts, 29u + (1000 - 80));
-    EXPECT_EQ(s->missing_counts, 51u);
+    EXPECT_EQ(s->counts, 25u + (1000 - 70));
+    EXPECT_EQ(s->missing_counts, 45u);
     EXPECT_EQ(s->last_count, 999u);
-    EXPECT_EQ(s->corrupt_packets, 1u); // count 29, cut by the end of chunk 1
+    EXPECT_EQ(s->corrupt_packets, 1u); // count 25, cut by the end of chunk 1
     EXPECT_EQ(d.stats().barriers, 1u);
     EXPECT_EQ(d.stats().undecodable_frame_bytes(), 0u);
 }
@@ -162,12 +164,13 @@ TEST(TraceDecoder, AuxDiscontinuityIsFlagged) {
     d.finish();
     ASSERT_EQ(d.gaps().size(), 1u);
     const TraceGap& g = d.gaps()[0];
-    EXPECT_EQ(g.first_missing, 29u);
-    EXPECT_EQ(g.missing, 51u);
+    // As above, but ETM bytes resume at 14 * 50 = 700.
+    EXPECT_EQ(g.first_missing, 25u);
+    EXPECT_EQ(g.missing, 45u);
     EXPECT_FALSE(g.after_barrier);
     EXPECT_TRUE(g.after_discontinuity);
-    EXPECT_EQ(g.skipped_bytes, 6u + (752 - 700));
-    EXPECT_EQ(g.aux_offset, 16 * 55u);
+    EXPECT_EQ(g.skipped_bytes, 7u + (729 - 700));
+    EXPECT_EQ(g.aux_offset, 16 * 54u);
     EXPECT_EQ(d.stats().discontinuities, 1u);
     EXPECT_EQ(d.stats().aux_missing_bytes, 16 * (k2 - k1));
 }
@@ -183,9 +186,9 @@ TEST(TraceDecoder, MisalignedChunkSkipsToTheNextFrame) {
     EXPECT_EQ(d.stats().misaligned_bytes, 11u);
     EXPECT_EQ(d.stats().discontinuities, 1u);
     ASSERT_EQ(d.gaps().size(), 1u);
-    EXPECT_EQ(d.gaps()[0].first_missing, 29u);
-    EXPECT_EQ(d.gaps()[0].missing, 51u);
-    EXPECT_EQ(d.gaps()[0].skipped_bytes, 6u + (752 - 714));
+    EXPECT_EQ(d.gaps()[0].first_missing, 25u);
+    EXPECT_EQ(d.gaps()[0].missing, 45u);
+    EXPECT_EQ(d.gaps()[0].skipped_bytes, 7u + (729 - 714));
     EXPECT_EQ(d.stats().undecodable_frame_bytes(), 11u);
 }
 
@@ -269,14 +272,15 @@ TEST(TraceDecoder, FirstCountCheckReportsLossBeforeTheFirstPacket) {
     d.finish();
     ASSERT_EQ(d.gaps().size(), 1u);
     EXPECT_EQ(d.gaps()[0].first_missing, 0u);
-    EXPECT_EQ(d.gaps()[0].missing, 80u);
+    // ETM bytes from 714 (frame 51): the first sync block is at 729, then count 70.
+    EXPECT_EQ(d.gaps()[0].missing, 70u);
     EXPECT_TRUE(d.gaps()[0].after_barrier);
     // Without the check the same data has no gap.
     TraceDecoder plain;
     plain.feed(4096, chunk);
     plain.finish();
     EXPECT_TRUE(plain.gaps().empty());
-    EXPECT_EQ(plain.summary(0x21)->first_count, 80u);
+    EXPECT_EQ(plain.summary(0x21)->first_count, 70u);
 }
 
 TEST(TraceDecoder, GapListIsCapped) {
