@@ -5,12 +5,14 @@
 // gaps per cause, violations by kind.
 //
 // Sources run at 1e9 B/s: C(t) = floor(t / 8000 ps). With a sync period of 4 counts the
-// stream of one session started at count 0 is
-//   [sync 0..14) [pkt 0..3: 14..46) [sync 46..60) [pkt 4..7: 60..92) [sync 92..106)
-//   [pkt 8..11: 106..138) [sync 138..152) [pkt 12..15: 152..184) [sync 184..198)
-//   [pkt 16..19: 198..230) [sync 230..244) [pkt 20..23: 244..276) [sync 276..290)
-//   [pkt 24..27: 290..322) [sync 322..336) [pkt 28..31: 336..368) ... [pkt 36..39: 428..460)
-// so 40 counts (stopped at 320'000 ps) are 460 bytes = 32 full frames + one of 12 bytes.
+// stream of one session started at count 0 is (start block 25 bytes, periodic sync 24,
+// packet 8: packet c at 25 + 8c + 24 * (c / 4), the sync before count 4m at 1 + 56m)
+//   [start 0..25) [pkt 0..3: 25..57) [sync 57..81) [pkt 4..7: 81..113) [sync 113..137)
+//   [pkt 8..11: 137..169) [sync 169..193) [pkt 12..15: 193..225) [sync 225..249)
+//   [pkt 16..19: 249..281) [sync 281..305) [pkt 20..23: 305..337) [sync 337..361)
+//   [pkt 24..27: 361..393) [sync 393..417) [pkt 28..31: 417..449) [sync 449..473)
+//   [pkt 32..35: 473..505) [sync 505..529) [pkt 36..39: 529..561)
+// so 40 counts (stopped at 320'000 ps) are 561 bytes = 40 full frames + one of 1 byte.
 #include "models/check/aux_checker.h"
 
 #include "models/common/aux_stats.h"
@@ -113,26 +115,26 @@ struct Rig {
     }
 };
 
-// One session, 40 counts, 460 bytes.
+// One session, 40 counts, 561 bytes.
 void forty_counts(EtmSource& s) {
     s.start(0, UntracedCause::stop_window);
     s.stop(320'000);
-    ASSERT_EQ(s.stream().size(), 460u);
+    ASSERT_EQ(s.stream().size(), 561u);
 }
 
 } // namespace
 
-// One commit of all 33 frames (528 bytes), read whole, its record delivered.
+// One commit of all 41 frames (656 bytes), read whole, its record delivered.
 TEST(AuxChecker, AllDelivered) {
     Rig r(4, 4096);
     forty_counts(r.src);
-    const Bytes b = r.commit(0, {{0, 460}}, false, 10);
-    ASSERT_EQ(b.size(), 528u);
-    r.read(0, b, 0, 528, 10);
-    r.checker->on_aux_record(0, 0, 528, 0);
+    const Bytes b = r.commit(0, {{0, 561}}, false, 10);
+    ASSERT_EQ(b.size(), 656u);
+    r.read(0, b, 0, 656, 10);
+    r.checker->on_aux_record(0, 0, 656, 0);
     r.checker->finish();
-    EXPECT_EQ(r.stats().bytes_produced, 460u);
-    EXPECT_EQ(r.stats().bytes_delivered, 460u);
+    EXPECT_EQ(r.stats().bytes_produced, 561u);
+    EXPECT_EQ(r.stats().bytes_delivered, 561u);
     EXPECT_EQ(r.stats().bytes_lost, 0u);
     EXPECT_EQ(r.stats().bytes_unread, 0u);
     EXPECT_EQ(r.stats().bytes_corrupted, 0u);
@@ -144,48 +146,48 @@ TEST(AuxChecker, AllDelivered) {
     EXPECT_TRUE(r.checker->violations().empty());
 }
 
-// Harvest 1: frames of bytes [0, 84) (6 frames, AUX [0, 96)); 84 ends packet 6.
-// Lost in the sink (sink_wrap): [84, 322), the last frame of it under the barrier packet.
-// Harvest 2 at AUX 96: barrier + frames of [322, 460) (10 frames, 176 bytes, TRUNCATED).
-// 322 is an A-Sync: the decoder resynchronises at once, counts resume at 28 (byte 336).
-// Delivered: [0, 84) + [322, 460) = 222; lost: exactly the 238 reported.
+// Harvest 1: frames of bytes [0, 105) (8 frames, the last of 7 bytes, AUX [0, 128)); 105
+// ends packet 6. Lost in the sink (sink_wrap): [105, 393).
+// Harvest 2 at AUX 128: barrier + frames of [393, 561) (12 frames, 208 bytes, TRUNCATED).
+// 393 is an A-Sync: the decoder resynchronises at once, counts resume at 28 (byte 417).
+// Delivered: [0, 105) + [393, 561) = 273; lost: exactly the 288 reported.
 TEST(AuxChecker, LossAtAPacketBoundaryBeforeAnASync) {
     Rig r(4, 4096);
     forty_counts(r.src);
-    const Bytes b1 = r.commit(0, {{0, 84}}, false, 10);
-    ASSERT_EQ(b1.size(), 96u);
-    r.checker->on_trace_lost(0x10, 84, 238, TraceLoss::sink_wrap);
-    const Bytes b2 = r.commit(96, {{322, 138}}, true, 11);
-    ASSERT_EQ(b2.size(), 176u);
-    r.read(0, b1, 0, 96, 10);
-    r.checker->on_aux_record(0, 0, 96, 0);
-    r.read(96, b2, 0, 176, 11);
-    r.checker->on_aux_record(0, 96, 176, PERF_AUX_FLAG_TRUNCATED);
+    const Bytes b1 = r.commit(0, {{0, 105}}, false, 10);
+    ASSERT_EQ(b1.size(), 128u);
+    r.checker->on_trace_lost(0x10, 105, 288, TraceLoss::sink_wrap);
+    const Bytes b2 = r.commit(128, {{393, 168}}, true, 11);
+    ASSERT_EQ(b2.size(), 208u);
+    r.read(0, b1, 0, 128, 10);
+    r.checker->on_aux_record(0, 0, 128, 0);
+    r.read(128, b2, 0, 208, 11);
+    r.checker->on_aux_record(0, 128, 208, PERF_AUX_FLAG_TRUNCATED);
     r.checker->finish();
-    EXPECT_EQ(r.stats().bytes_produced, 460u);
+    EXPECT_EQ(r.stats().bytes_produced, 561u);
     EXPECT_EQ(r.stats().decoded_packets, 7u + 12u); // 0..6, 28..39
-    EXPECT_EQ(r.stats().bytes_delivered, 222u);
-    EXPECT_EQ(r.stats().bytes_lost, 238u);
-    EXPECT_EQ(r.lost(GapCause::sink_wrap), 238u);
+    EXPECT_EQ(r.stats().bytes_delivered, 273u);
+    EXPECT_EQ(r.stats().bytes_lost, 288u);
+    EXPECT_EQ(r.lost(GapCause::sink_wrap), 288u);
     EXPECT_EQ(r.gaps(GapCause::sink_wrap), 1u); // counts 7..27
     EXPECT_EQ(r.all_gaps(), 1u);
     EXPECT_EQ(r.stats().truncated_delivered, 1u);
     EXPECT_EQ(r.stats().violations_total, 0u);
 }
 
-// As above but the loss is [84, 182) and harvest 2 (barrier + frames of [182, 460), 20
-// frames, 336 bytes) starts 2 bytes before the end of packet 15 (176..184). The decoder skips
-// those 2 bytes, finds the periodic A-Sync at 184 and resumes at count 16 (byte 198).
+// As above but the loss is [105, 223) and harvest 2 (barrier + frames of [223, 561), 25
+// frames, 416 bytes) starts 2 bytes before the end of packet 15 (217..225). The decoder skips
+// those 2 bytes, finds the periodic A-Sync at 225 and resumes at count 16 (byte 249).
 void loss_inside_a_packet(Rig& r) {
     forty_counts(r.src);
-    const Bytes b1 = r.commit(0, {{0, 84}}, false, 10);
-    r.checker->on_trace_lost(0x10, 84, 98, TraceLoss::sink_wrap);
-    const Bytes b2 = r.commit(96, {{182, 278}}, true, 11);
-    ASSERT_EQ(b2.size(), 336u);
-    r.read(0, b1, 0, 96, 10);
-    r.checker->on_aux_record(0, 0, 96, 0);
-    r.read(96, b2, 0, 336, 11);
-    r.checker->on_aux_record(0, 96, 336, PERF_AUX_FLAG_TRUNCATED);
+    const Bytes b1 = r.commit(0, {{0, 105}}, false, 10);
+    r.checker->on_trace_lost(0x10, 105, 118, TraceLoss::sink_wrap);
+    const Bytes b2 = r.commit(128, {{223, 338}}, true, 11);
+    ASSERT_EQ(b2.size(), 416u);
+    r.read(0, b1, 0, 128, 10);
+    r.checker->on_aux_record(0, 0, 128, 0);
+    r.read(128, b2, 0, 416, 11);
+    r.checker->on_aux_record(0, 128, 416, PERF_AUX_FLAG_TRUNCATED);
     r.checker->finish();
 }
 
@@ -196,38 +198,38 @@ TEST(AuxChecker, LossInsideAPacketIsOneSinkWrapGap) {
     EXPECT_EQ(r.gaps(GapCause::sink_wrap), 1u);     // counts 7..15
     EXPECT_EQ(r.all_gaps(), 1u);
     EXPECT_EQ(r.stats().violations_total, 0u);
-    // Decoded: [0, 84) and [198, 460) (262); the rest is lost to the wrap, at least the 98
+    // Decoded: [0, 105) and [249, 561) (417); the rest is lost to the wrap, at least the 118
     // reported and the 2 skipped; nothing unread or corrupted.
-    EXPECT_GE(r.lost(GapCause::sink_wrap), 100u);
+    EXPECT_GE(r.lost(GapCause::sink_wrap), 120u);
     EXPECT_EQ(r.stats().bytes_lost, r.lost(GapCause::sink_wrap));
-    EXPECT_EQ(r.stats().bytes_delivered + r.stats().bytes_lost, 460u);
+    EXPECT_EQ(r.stats().bytes_delivered + r.stats().bytes_lost, 561u);
     EXPECT_EQ(r.stats().bytes_unread + r.stats().bytes_corrupted, 0u);
 }
 
-// Exact bytes: lost under sink_wrap = the 98 reported + the 2 skipped = 100. The A-Sync +
-// Trace Info [184, 198) reached the decoder and resynchronised it, so it is delivered like
-// any other sync that reached the decoder: delivered [0, 84) + [184, 460) = 360.
+// Exact bytes: lost under sink_wrap = the 118 reported + the 2 skipped = 120. The sync block
+// [225, 249) reached the decoder and resynchronised it, so it is delivered like any other
+// sync that reached the decoder: delivered [0, 105) + [225, 561) = 441.
 TEST(AuxChecker, LossInsideAPacketLosesOnlyTheBytesSkippedBeforeTheASync) {
     Rig r(4, 4096);
     loss_inside_a_packet(r);
-    EXPECT_EQ(r.lost(GapCause::sink_wrap), 100u);
-    EXPECT_EQ(r.stats().bytes_lost, 100u);
-    EXPECT_EQ(r.stats().bytes_delivered, 360u);
+    EXPECT_EQ(r.lost(GapCause::sink_wrap), 120u);
+    EXPECT_EQ(r.stats().bytes_lost, 120u);
+    EXPECT_EQ(r.stats().bytes_delivered, 441u);
 }
 
-// Harvest 1 ends at byte 112, inside packet 8 (106..114): its first 6 bytes reach the decoder
-// but can never be decoded. Loss [112, 322) (210 bytes); harvest 2 = barrier + [322, 460) at
-// AUX 128.
+// Harvest 1 ends at byte 140 (10 frames), inside packet 8 (137..145): its first 3 bytes reach
+// the decoder but can never be decoded. Loss [140, 393) (253 bytes); harvest 2 = barrier +
+// [393, 561) at AUX 160.
 void packet_cut_by_a_loss(Rig& r) {
     forty_counts(r.src);
-    const Bytes b1 = r.commit(0, {{0, 112}}, false, 10);
-    ASSERT_EQ(b1.size(), 128u);
-    r.checker->on_trace_lost(0x10, 112, 210, TraceLoss::sink_wrap);
-    const Bytes b2 = r.commit(128, {{322, 138}}, true, 11);
-    r.read(0, b1, 0, 128, 10);
-    r.checker->on_aux_record(0, 0, 128, 0);
-    r.read(128, b2, 0, b2.size(), 11);
-    r.checker->on_aux_record(0, 128, b2.size(), PERF_AUX_FLAG_TRUNCATED);
+    const Bytes b1 = r.commit(0, {{0, 140}}, false, 10);
+    ASSERT_EQ(b1.size(), 160u);
+    r.checker->on_trace_lost(0x10, 140, 253, TraceLoss::sink_wrap);
+    const Bytes b2 = r.commit(160, {{393, 168}}, true, 11);
+    r.read(0, b1, 0, 160, 10);
+    r.checker->on_aux_record(0, 0, 160, 0);
+    r.read(160, b2, 0, b2.size(), 11);
+    r.checker->on_aux_record(0, 160, b2.size(), PERF_AUX_FLAG_TRUNCATED);
     r.checker->finish();
 }
 
@@ -240,23 +242,23 @@ TEST(AuxChecker, PacketCutByALossIsNotUnexplained) {
     EXPECT_EQ(r.stats().violations_unexplained, 0u);
     EXPECT_EQ(r.gaps(GapCause::sink_wrap), 1u); // counts 8..27
     EXPECT_EQ(r.all_gaps(), 1u);
-    EXPECT_GE(r.lost(GapCause::sink_wrap), 216u); // 210 reported + the 6 of packet 8
-    EXPECT_EQ(r.stats().bytes_delivered + r.stats().bytes_lost, 460u);
+    EXPECT_GE(r.lost(GapCause::sink_wrap), 256u); // 253 reported + the 3 of packet 8
+    EXPECT_EQ(r.stats().bytes_delivered + r.stats().bytes_lost, 561u);
     EXPECT_EQ(r.stats().bytes_unread + r.stats().bytes_corrupted, 0u);
 }
 
-// Exact bytes: lost 6 + 210 = 216; delivered [0, 106) (counts 0..7 and the sync after them,
-// which the decoder read) + [322, 460) = 244.
+// Exact bytes: lost 3 + 253 = 256; delivered [0, 137) (counts 0..7 and the sync after them,
+// which the decoder read) + [393, 561) = 305.
 TEST(AuxChecker, PacketCutByALossLosesOnlyThePacket) {
     Rig r(4, 4096);
     packet_cut_by_a_loss(r);
-    EXPECT_EQ(r.lost(GapCause::sink_wrap), 216u);
-    EXPECT_EQ(r.stats().bytes_delivered, 244u);
+    EXPECT_EQ(r.lost(GapCause::sink_wrap), 256u);
+    EXPECT_EQ(r.stats().bytes_delivered, 305u);
 }
 
-// Two sessions with no sync period: counts 0..9 (0 .. 80'000 ps: 14 + 80 = 94 bytes), off
-// until 160'000 (C = 20), counts 20..29 (to 240'000: 94 more). Each stop flushes a partial
-// frame: 7 + 7 frames, one commit of 224 bytes, all read and recorded. Counts 10..19 are the
+// Two sessions with no sync period: counts 0..9 (0 .. 80'000 ps: 25 + 80 = 105 bytes), off
+// until 160'000 (C = 20), counts 20..29 (to 240'000: 105 more). Each stop flushes a partial
+// frame: 8 + 8 frames, one commit of 256 bytes, all read and recorded. Counts 10..19 are the
 // untraced window: one stop_window gap, 10 * 8 = 80 bytes, not lost trace.
 TEST(AuxChecker, UntracedWindowIsAStopWindowGap) {
     Rig r(0, 4096);
@@ -267,14 +269,14 @@ TEST(AuxChecker, UntracedWindowIsAStopWindowGap) {
     // the ETM off for half of it: CsEtmEvent) is what bytes.untraced counts.
     r.src.add_untraced(80'000, 120'000, UntracedCause::stop_window);
     r.src.stop(240'000);
-    ASSERT_EQ(r.src.stream().size(), 188u);
-    const Bytes b = r.commit(0, {{0, 94}, {94, 94}}, false, 10);
-    ASSERT_EQ(b.size(), 224u);
-    r.read(0, b, 0, 224, 10);
-    r.checker->on_aux_record(0, 0, 224, 0);
+    ASSERT_EQ(r.src.stream().size(), 210u);
+    const Bytes b = r.commit(0, {{0, 105}, {105, 105}}, false, 10);
+    ASSERT_EQ(b.size(), 256u);
+    r.read(0, b, 0, 256, 10);
+    r.checker->on_aux_record(0, 0, 256, 0);
     r.checker->finish();
     EXPECT_EQ(r.stats().decoded_packets, 20u);
-    EXPECT_EQ(r.stats().bytes_delivered, 188u);
+    EXPECT_EQ(r.stats().bytes_delivered, 210u);
     EXPECT_EQ(r.stats().bytes_lost, 0u);
     EXPECT_EQ(r.stats().bytes_untraced, 40u);
     EXPECT_EQ(r.lost(GapCause::stop_window), 40u);
@@ -283,24 +285,26 @@ TEST(AuxChecker, UntracedWindowIsAStopWindowGap) {
     EXPECT_EQ(r.stats().violations_total, 0u);
 }
 
-// No sync period, 35 counts (0 .. 280'000 ps): 14 + 280 = 294 bytes = 21 frames.
-// Harvest 1: [0, 70) = 5 frames (70 ends packet 6), AUX [0, 80), recorded.
-// Harvest 2: [70, 294) = 16 frames, AUX [80, 336): its PERF_RECORD_AUX was lost (D11). The
+// No sync period, 35 counts (0 .. 280'000 ps): 25 + 280 = 305 bytes.
+// Harvest 1: [0, 81) = 6 frames, the last of 11 bytes (81 ends packet 6), AUX [0, 96),
+// recorded.
+// Harvest 2: [81, 305) = 16 frames, AUX [96, 352): its PERF_RECORD_AUX was lost (D11). The
 // tool copies both, but only harvest 1 is decoded: 224 bytes lost as record_lost.
 TEST(AuxChecker, CommitWhoseRecordWasLost) {
     Rig r(0, 4096);
     r.src.start(0, UntracedCause::stop_window);
     r.src.stop(280'000);
-    ASSERT_EQ(r.src.stream().size(), 294u);
-    const Bytes b1 = r.commit(0, {{0, 70}}, false, 10);
-    const Bytes b2 = r.commit(80, {{70, 224}}, false, 11, false);
+    ASSERT_EQ(r.src.stream().size(), 305u);
+    const Bytes b1 = r.commit(0, {{0, 81}}, false, 10);
+    ASSERT_EQ(b1.size(), 96u);
+    const Bytes b2 = r.commit(96, {{81, 224}}, false, 11, false);
     ASSERT_EQ(b2.size(), 256u);
-    r.read(0, b1, 0, 80, 10);
-    r.read(80, b2, 0, 256, 11);
-    r.checker->on_aux_record(0, 0, 80, 0);
+    r.read(0, b1, 0, 96, 10);
+    r.read(96, b2, 0, 256, 11);
+    r.checker->on_aux_record(0, 0, 96, 0);
     r.checker->finish();
     EXPECT_EQ(r.stats().decoded_packets, 7u);
-    EXPECT_EQ(r.stats().bytes_delivered, 70u);
+    EXPECT_EQ(r.stats().bytes_delivered, 81u);
     EXPECT_EQ(r.stats().bytes_lost, 224u);
     EXPECT_EQ(r.lost(GapCause::record_lost), 224u);
     EXPECT_EQ(r.gaps(GapCause::record_lost), 1u); // counts 7..34
@@ -308,22 +312,23 @@ TEST(AuxChecker, CommitWhoseRecordWasLost) {
     EXPECT_EQ(r.stats().violations_total, 0u);
 }
 
-// A read whose byte 100 (frame 6 = AUX [96, 112), source bytes [84, 98): packet 7 and the
-// start of a sync) is wrong. The frame is corrupted; the decoder resynchronises at the sync
-// at 138 (the sync tail 98..106 has too few zeros), decoding again from count 12 (byte 152).
-// Corrupted: [84, 98) + [98, 138) = 54; the sync [138, 152) it resynchronised on is decoded:
-// delivered 460 - 54 = 406; one violation.
+// A read whose byte 100 (frame 6 = AUX [96, 112), source bytes [84, 98): the last 5 bytes of
+// packet 4, packet 5, the first byte of packet 6) is wrong. The frame is corrupted; packet 4
+// is cut by it, and the decoder resynchronises at the next sync, 113 (after the rest of packet
+// 6 and packet 7), decoding again from count 8 (byte 137).
+// Corrupted: [81, 84) (packet 4's start, cut) + [84, 98) + [98, 113) = 32; the sync
+// [113, 137) it resynchronised on is decoded: delivered 561 - 32 = 529; one violation.
 void wrong_byte(uint64_t read_seq, bool stale) {
     Rig r(4, 4096);
     forty_counts(r.src);
-    Bytes b = r.commit(0, {{0, 460}}, false, 10);
+    Bytes b = r.commit(0, {{0, 561}}, false, 10);
     b[100] ^= 0x40;
-    r.read(0, b, 0, 528, read_seq);
-    r.checker->on_aux_record(0, 0, 528, 0);
+    r.read(0, b, 0, 656, read_seq);
+    r.checker->on_aux_record(0, 0, 656, 0);
     r.checker->finish();
-    EXPECT_EQ(r.stats().decoded_packets, 7u + 28u); // 0..6, 12..39
-    EXPECT_EQ(r.stats().bytes_corrupted, 54u);
-    EXPECT_EQ(r.stats().bytes_delivered, 406u);
+    EXPECT_EQ(r.stats().decoded_packets, 4u + 32u); // 0..3, 8..39
+    EXPECT_EQ(r.stats().bytes_corrupted, 32u);
+    EXPECT_EQ(r.stats().bytes_delivered, 529u);
     EXPECT_EQ(r.stats().bytes_lost, 0u);
     EXPECT_EQ(r.all_gaps(), 0u); // corruption is not a loss cause
     EXPECT_EQ(r.stats().violations_total, 1u);
@@ -347,38 +352,39 @@ TEST(AuxChecker, WrongByteFromANewerStoreIsOverwritten) {
     wrong_byte(12, false);
 }
 
-// Committed and recorded, never read: all 460 bytes unread, no gap cause, no violation.
+// Committed and recorded, never read: all 561 bytes unread, no gap cause, no violation.
 TEST(AuxChecker, CommitNeverReadIsUnread) {
     Rig r(4, 4096);
     forty_counts(r.src);
-    r.commit(0, {{0, 460}}, false, 10);
-    r.checker->on_aux_record(0, 0, 528, 0);
+    r.commit(0, {{0, 561}}, false, 10);
+    r.checker->on_aux_record(0, 0, 656, 0);
     r.checker->finish();
     EXPECT_EQ(r.stats().decoded_packets, 0u);
-    EXPECT_EQ(r.stats().bytes_unread, 460u);
+    EXPECT_EQ(r.stats().bytes_unread, 561u);
     EXPECT_EQ(r.stats().bytes_delivered, 0u);
     EXPECT_EQ(r.stats().bytes_lost, 0u);
     EXPECT_EQ(r.all_gaps(), 0u);
     EXPECT_EQ(r.stats().violations_total, 0u);
 }
 
-// Snapshot mode, AUX buffer 160 bytes, one harvest of 528 bytes at AUX 0 (E6: the copy wraps
-// and only the last 160 bytes survive). The first 368 AUX bytes = 23 frames = source bytes
-// [0, 322) are snapshot_overwrite. The tool reads [368, 528) (record: OVERWRITE, offset = new
-// head 528, size 528). 322 is an A-Sync: counts 28..39 decode. Delivered 460 - 322 = 138.
+// Snapshot mode, AUX buffer 160 bytes, one harvest of 656 bytes at AUX 0 (E6: the copy wraps
+// and only the last 160 bytes survive). The first 496 AUX bytes = 31 frames = source bytes
+// [0, 434) are snapshot_overwrite. The tool reads [496, 656) (record: OVERWRITE, offset = new
+// head 656, size 656). 434 is inside packet 30 (433..441): the decoder skips [434, 449) to the
+// A-Sync at 449, lost to the same overwrite; counts 32..39 decode. Delivered 561 - 449 = 112.
 TEST(AuxChecker, SnapshotLargerThanTheAuxBufferOverwritesItsOwnStart) {
     Rig r(4, 160, true);
     forty_counts(r.src);
-    const Bytes b = r.commit(0, {{0, 460}}, false, 10);
-    r.read(368, b, 368, 160, 10);
-    r.checker->on_aux_record(0, 528, 528, PERF_AUX_FLAG_OVERWRITE);
+    const Bytes b = r.commit(0, {{0, 561}}, false, 10);
+    r.read(496, b, 496, 160, 10);
+    r.checker->on_aux_record(0, 656, 656, PERF_AUX_FLAG_OVERWRITE);
     r.checker->finish();
-    EXPECT_EQ(r.stats().decoded_packets, 12u);
-    EXPECT_EQ(r.lost(GapCause::snapshot_overwrite), 322u);
-    EXPECT_EQ(r.stats().bytes_lost, 322u);
-    EXPECT_EQ(r.stats().bytes_delivered, 138u);
+    EXPECT_EQ(r.stats().decoded_packets, 8u);
+    EXPECT_EQ(r.lost(GapCause::snapshot_overwrite), 449u);
+    EXPECT_EQ(r.stats().bytes_lost, 449u);
+    EXPECT_EQ(r.stats().bytes_delivered, 112u);
     EXPECT_EQ(r.stats().bytes_unread, 0u);
-    EXPECT_EQ(r.gaps(GapCause::snapshot_overwrite), 1u); // counts 0..27
+    EXPECT_EQ(r.gaps(GapCause::snapshot_overwrite), 1u); // counts 0..31
     EXPECT_EQ(r.all_gaps(), 1u);
     EXPECT_EQ(r.stats().violations_total, 0u);
 }
