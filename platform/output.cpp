@@ -395,7 +395,8 @@ std::string stat_defs_markdown() {
     table(false);
     o << "\n## The AUX path\n\n"
       << "With `session.aux.enabled`, `total` and each entry of `buffers` also hold `aux`. Trace\n"
-      << "bytes are the ETMs' own bytes (count packets, A-Sync and Trace Info), not the\n"
+      << "bytes are the ETMs' own bytes (count packets: an E atom and a Timestamp; start and\n"
+      << "sync blocks: A-Sync, Trace Info, Trace On at a start, Address with Context), not the\n"
       << "formatter's frames. The checker closes these books per source, and a buffer's books\n"
       << "are those of the sources its event traces (its CPU's ETM per CPU, every ETM the task\n"
       << "ran on per thread), wherever a shared sink's harvest copied their bytes; the total's\n"
