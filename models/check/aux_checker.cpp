@@ -116,6 +116,16 @@ struct AuxChecker::Aux {
             }
             owner.m_n.decoded_packets += n;
         };
+        // A count decoded from bytes on both sides of frames the sink's FIFO dropped is not
+        // a count the source produced, whatever its value: it is booked as a splice, and its
+        // bytes with the bytes around it (close_source).
+        o.source_offset = [this, &owner](uint8_t id, uint64_t frame) {
+            return owner.source_offset(*this, id, frame);
+        };
+        o.on_spliced = [&owner](uint8_t, uint64_t) {
+            ++owner.m_n.spliced_packets;
+            ++owner.m_n.decoded_packets;
+        };
         decoder = std::make_unique<coresight::TraceDecoder>(o);
     }
     CheckedAux info;
@@ -213,6 +223,22 @@ void AuxChecker::on_aux_commit(AuxCommit c) {
         tag_aux(a, cc.aux_off, gone, {Fate::lost, GapCause::snapshot_overwrite});
         a.consumed.insert(cc.aux_off, gone, 2);
     }
+}
+
+std::optional<uint64_t> AuxChecker::source_offset(const Aux& a, uint8_t id, uint64_t frame) const {
+    // The newest commit that wrote the frame wrote what the decoder is reading (verify()).
+    for (auto it = a.commits.rbegin(); it != a.commits.rend(); ++it) {
+        const Aux::Commit& k = *it;
+        if (frame < k.data_off || frame >= k.c.aux_off + k.c.size) continue;
+        const uint64_t f = (frame - k.data_off) / kFrame;
+        if (f < k.log.first_kept() || f >= k.log.frames()) return std::nullopt;
+        m_frame_runs.clear();
+        k.log.runs_in(f, 1, m_frame_runs);
+        for (const FrameRun& r : m_frame_runs)
+            if (r.trace_id == id) return r.src_off;
+        return std::nullopt;
+    }
+    return std::nullopt;
 }
 
 void AuxChecker::trace_behind(const Aux& a, uint64_t first, uint64_t end,
@@ -612,15 +638,16 @@ void AuxChecker::close_source(Source& s) {
     while (pos < produced) {
         if (const auto* d = dspans.find(pos)) {
             const uint64_t e = std::min(produced, d->second.end);
-            // The FIFO drops whole frames, not packets (no ETM Overflow packet is modelled),
-            // so the decoder can join a packet's first bytes with a later packet's last ones
-            // and decode a count: the dropped bytes inside stay lost (the sink said so).
-            // Any other fate under decoded bytes is a contradiction in the books.
+            // A decoded packet's bytes are contiguous in the source: one decoded across a
+            // FIFO drop is a splice, never delivered (Aux's on_spliced), so its bytes are
+            // walked below as bytes a decoder skipped. Dropped bytes can still lie under a
+            // decoded span between two packets (inside the syncs between them); they stay
+            // lost, as the sink said. Any other fate under decoded bytes is a contradiction
+            // in the books.
             uint64_t dropped = 0;
             s.fates.for_each_in(pos, e, [&](uint64_t a, uint64_t b, const Tag& t) {
                 if (t.fate == Fate::lost && t.cause == GapCause::fifo_overflow) {
                     dropped += b - a;
-                    ++m_n.spliced_packets;
                 } else {
                     overlap += b - a;
                 }
@@ -899,7 +926,9 @@ void declare_aux_checker_stats(StatRegistry& r) {
     own("aux.decoder.spliced_packets", "packets",
         "count packets decoded from bytes on both "
         "sides of a run of frames the sink's FIFO dropped (the model emits no ETM Overflow "
-        "packet): the dropped bytes are booked lost",
+        "packet), told by where their bytes came from, whatever count they decoded to: never "
+        "a delivered count; the dropped bytes, and the packet's bytes on either side, are booked "
+        "lost to the FIFO overflow",
         &N::spliced_packets);
     own("aux.violations.total", "violations", "AUX violations of every kind", &N::violations_total);
     r.adds_to<AuxChecker>("violations.total",

@@ -26,6 +26,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,9 @@ private:
     void pump(Aux& a);
     void take_good(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n);
     void feed(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n);
+    // Where the bytes of trace ID `id` in the frame at AUX offset `frame` of buffer a start in
+    // that source's stream, by the newest commit that wrote the frame (nullopt: none holds it).
+    std::optional<uint64_t> source_offset(const Aux& a, uint8_t id, uint64_t frame) const;
     // Source bytes behind AUX bytes [first, end) of buffer a: f(id, src_off, n).
     void trace_behind(const Aux& a, uint64_t first, uint64_t end,
                       const std::function<void(uint8_t, uint64_t, uint64_t)>& f) const;
@@ -114,6 +118,7 @@ private:
     size_t m_keep;
     std::vector<Violation> m_violations;
     std::vector<uint8_t> m_expect;
+    mutable std::vector<coresight::FrameRun> m_frame_runs; // source_offset's scratch
 };
 
 } // namespace ringsim::models

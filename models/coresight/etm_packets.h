@@ -184,6 +184,8 @@ public:
     void expect_next(uint64_t count);
 
     bool synced() const { return m_state != State::kUnsynced; }
+    // Inside a packet: the bytes fed so far end before its last byte.
+    bool mid_packet() const { return in_packet(); }
     uint64_t position() const { return m_pos; }
     const EtmStats& stats() const { return m_stats; }
 

@@ -10,7 +10,13 @@ struct TraceDecoder::Source : EtmListener {
     Source(TraceDecoder& o, uint8_t trace_id) : owner(o), id(trace_id), decoder(this) {}
 
     void on_gap(uint64_t /*pos*/, const EtmGap& gap) override { owner.record_gap(*this, gap); }
-    void on_count(uint64_t /*pos*/, uint64_t count) override {
+    void on_count(uint64_t pos, uint64_t count) override {
+        barrier_since_count = false;
+        discontinuity_since_count = false;
+        if (pos < seam) { // the packet's bytes straddle a jump in the source
+            if (owner.m_options.on_spliced) owner.m_options.on_spliced(id, count);
+            return;
+        }
         // Consecutive counts are reported as one run (per packet would cost more than the
         // decoding itself).
         if (run_n && count == run_first + run_n) {
@@ -20,14 +26,19 @@ struct TraceDecoder::Source : EtmListener {
             run_first = count;
             run_n = 1;
         }
-        barrier_since_count = false;
-        discontinuity_since_count = false;
     }
     void flush_run() {
         if (run_n && owner.m_options.on_counts) owner.m_options.on_counts(id, run_first, run_n);
         run_n = 0;
     }
     uint64_t run_first = 0, run_n = 0;
+    // Splice detection (TraceDecoderOptions::source_offset): the frame of the last bytes fed
+    // and how many of its bytes, the source offset that must come next when a packet is open
+    // (next_src_known), and the stream position of the last jump inside a packet.
+    uint64_t frame = UINT64_MAX, frame_bytes = 0;
+    bool next_src_known = false;
+    uint64_t next_src = 0;
+    uint64_t seam = 0;
 
     TraceDecoder& owner;
     uint8_t id;
@@ -105,7 +116,24 @@ void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_p
     Source& s = m_last_source && m_last_source->id == id ? *m_last_source : source(id);
     m_last_source = &s;
     s.bytes += n;
+    const auto& where = m_options.source_offset;
+    if (frame_pos != s.frame) {
+        s.frame = frame_pos;
+        s.frame_bytes = 0;
+    }
+    // A packet left open by earlier bytes goes on with these: do they follow those in the
+    // source? (Asked only then: the source offsets of other frames do not matter.)
+    if (where && s.next_src_known && s.decoder.mid_packet())
+        if (const auto src = where(id, frame_pos); src && *src + s.frame_bytes != s.next_src)
+            s.seam = s.decoder.position();
+    s.next_src_known = false;
     s.decoder.feed(p, n);
+    s.frame_bytes += n;
+    if (where && s.decoder.mid_packet())
+        if (const auto src = where(id, frame_pos)) {
+            s.next_src = *src + s.frame_bytes;
+            s.next_src_known = true;
+        }
 }
 
 void TraceDecoder::barrier(uint64_t pos, uint64_t count) {
@@ -124,6 +152,7 @@ void TraceDecoder::all_sources_lose_sync(bool barrier) {
     for (auto& s : m_sources) {
         if (!s) continue;
         s->decoder.discontinuity();
+        s->next_src_known = false;
         if (barrier) {
             s->barrier_since_count = true;
         } else {

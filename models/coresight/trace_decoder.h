@@ -41,6 +41,16 @@ struct TraceDecoderOptions {
     // Called with each run of consecutive counts decoded for a trace ID: (id, first, n); the
     // last runs come at finish(). For the checker's comparison with ground truth.
     std::function<void(uint8_t, uint64_t, uint64_t)> on_counts;
+    // Splices. A sink whose FIFO overflows drops whole frames and says nothing in the trace
+    // (no ETM Overflow packet is modelled), so a decoder can join the first bytes of one count
+    // packet with bytes of a later packet and decode a count from them, of any value. Only
+    // the bytes' origin tells: when source_offset is set it is asked, for a frame that carries
+    // bytes of a packet begun in an earlier frame (and for that earlier frame), where the
+    // frame's bytes of the ID start in the source's own stream: (id, AUX offset of the frame)
+    // -> offset, nullopt if unknown. A count packet whose bytes do not follow each other in
+    // the source goes to on_spliced (id, the count it decoded to) and never to on_counts.
+    std::function<std::optional<uint64_t>(uint8_t, uint64_t)> source_offset;
+    std::function<void(uint8_t, uint64_t)> on_spliced;
 };
 
 // A count of one source that did not follow the previous count of that source by exactly 1.

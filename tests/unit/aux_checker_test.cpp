@@ -388,3 +388,67 @@ TEST(AuxChecker, SnapshotLargerThanTheAuxBufferOverwritesItsOwnStart) {
     EXPECT_EQ(r.all_gaps(), 1u);
     EXPECT_EQ(r.stats().violations_total, 0u);
 }
+
+// The sink's FIFO drops whole frames and the trace says nothing (no ETM Overflow packet), so
+// the decoder joins the bytes on either side of the drop. Sync period 10: 40 counts are
+// 25 + 320 + 3 * 24 = 417 bytes, packet c at 25 + 8c + 24 (c / 10), the sync before count 10m
+// at 1 + 104m. One commit of frames [0, cut) then [resume, 417), the frames of [cut, resume)
+// reported lost to the FIFO overflow; all read and recorded.
+void fifo_drop(Rig& r, uint64_t cut, uint64_t resume, uint64_t frames) {
+    r.src.start(0, UntracedCause::stop_window);
+    r.src.stop(320'000);
+    ASSERT_EQ(r.src.stream().size(), 417u);
+    r.checker->on_trace_lost(0x10, cut, resume - cut, TraceLoss::fifo_overflow);
+    const Bytes b = r.commit(0, {{0, cut}, {resume, 417 - resume}}, false, 10);
+    ASSERT_EQ(b.size(), frames * kFrameSize);
+    r.read(0, b, 0, b.size(), 10);
+    r.checker->on_aux_record(0, 0, b.size(), 0);
+    r.checker->finish();
+}
+
+// Exactly the splice aux_path_test met at 3 GB/s: frames [56, 98) (3 frames, 42 bytes)
+// dropped. Packet 3 is [49, 57): its first 7 bytes (0xf7, 0x02, 5 value bytes with the
+// continuation bit) reach the decoder, then packet 9's bytes from 98, its 0x02 header, which
+// ends the Timestamp as its 6th value byte: count 3 + 2^36, never produced. (Possible since
+// the 25-byte start block: packets start at odd offsets, so 7 bytes into one is a frame
+// boundary.) The next byte, packet 9's first value byte 0x89, is no header: the decoder looks
+// for the A-Sync at 105 and resumes at count 10 (129).
+// The splice is booked as one, never as a count (nor as an "unexplained" violation): lost to
+// the overflow are [49, 56) (packet 3's bytes that arrived), the 42 dropped and [98, 105)
+// (skipped to the sync): 56; delivered 417 - 56 = 361. Counts 3..9: one fifo_overflow gap.
+TEST(AuxChecker, FifoDropSplicingAPacketIntoANeverProducedCountIsASplice) {
+    Rig r(10, 4096);
+    fifo_drop(r, 56, 98, 4 + 23);
+    EXPECT_EQ(r.stats().spliced_packets, 1u);
+    EXPECT_EQ(r.stats().decoded_packets, 3u + 30u + 1u); // 0..2, 10..39, the splice
+    EXPECT_EQ(r.stats().bytes_delivered, 361u);
+    EXPECT_EQ(r.lost(GapCause::fifo_overflow), 56u);
+    EXPECT_EQ(r.stats().bytes_lost, 56u);
+    EXPECT_EQ(r.stats().bytes_corrupted, 0u);
+    EXPECT_EQ(r.gaps(GapCause::fifo_overflow), 1u);
+    EXPECT_EQ(r.all_gaps(), 1u);
+    EXPECT_EQ(r.stats().discontinuities, 1u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
+    EXPECT_TRUE(r.checker->violations().empty());
+}
+
+// The same kind of splice decoding to a plausible count: frames [84, 140) (4 frames) dropped.
+// Packet 7 is [81, 89): its first 3 bytes (0xf7, 0x02, 0x87) arrive, then packet 11's
+// ([137, 145)) last 5 value bytes from 140 (0x80 x 4, 0x00): the decoder gets count 7, the very
+// count it expected, and goes on with count 12 (145). Still a splice (its bytes are not one
+// packet of the source), not a delivered count 7: lost [81, 84) + 56 + [140, 145) = 64,
+// delivered 353, counts 7..11 one fifo_overflow gap.
+TEST(AuxChecker, FifoDropSplicingAPacketIntoTheExpectedCountIsStillASplice) {
+    Rig r(10, 4096);
+    fifo_drop(r, 84, 140, 6 + 20);
+    EXPECT_EQ(r.stats().spliced_packets, 1u);
+    EXPECT_EQ(r.stats().decoded_packets, 7u + 28u + 1u); // 0..6, 12..39, the splice
+    EXPECT_EQ(r.stats().bytes_delivered, 353u);
+    EXPECT_EQ(r.lost(GapCause::fifo_overflow), 64u);
+    EXPECT_EQ(r.stats().bytes_lost, 64u);
+    EXPECT_EQ(r.stats().bytes_corrupted, 0u);
+    EXPECT_EQ(r.gaps(GapCause::fifo_overflow), 1u);
+    EXPECT_EQ(r.all_gaps(), 1u);
+    EXPECT_EQ(r.stats().discontinuities, 1u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
+}
