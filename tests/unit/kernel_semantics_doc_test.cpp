@@ -39,6 +39,10 @@ TEST(KernelSemanticsDoc, EveryNumberCitedInTheCodeHasItsEntry) {
         }
     }
     ASSERT_GT(first_cited_in.size(), 40u); // the scan itself works
+    // Arm names of the same shape that are no mechanism numbers: the A64 instruction set,
+    // the Cortex-A57 (OpenCSD's core type), ETMv4's P0 elements (atoms; Trace Info's P0 key).
+    for (const char* arm_name : {"A57", "A64", "P0"})
+        first_cited_in.erase(arm_name);
     for (const auto& [number, file] : first_cited_in)
         EXPECT_NE(page.find("**" + number + "**"), std::string::npos)
             << number << " (cited in " << file << ") has no entry in docs/kernel-semantics.md";
