@@ -6,10 +6,10 @@
 // SG buffer with shuffled pages giving the same bytes at the translated addresses.
 //
 // Common numbers: one source at 1e9 B/s (1 byte per 1000 ps), so C(t) = floor(t / 8000) and a
-// source started at 0 has 14 + 8 * C(t) bytes at t (no periodic sync). burst = 1024 bytes:
-// one wake every 1'024'000 ps for one running source, 512'000 ps for two.
-// Every test case builds its modules before sc_start and runs one simulation (one process
-// per test under ctest).
+// source started at 0 has 25 + 8 * C(t) bytes at t (the start block, no periodic sync). burst =
+// 1024 bytes: one wake every 1'024'000 ps for one running source, 512'000 ps for two. Every test
+// case builds its modules before sc_start and runs one simulation (one process per test under
+// ctest).
 #include "models/coresight/etr_sink.h"
 
 #include "models/coresight/etm_packets.h"
@@ -120,10 +120,10 @@ Bytes frames_of(const Bytes& all, uint64_t first, uint64_t n) {
 
 } // namespace
 
-// One source, 0 .. 2'000'000 ps: 14 + 2000 = 2014 bytes = 143 full frames + 1 of 12 bytes.
-//  t = 0:         the start's 14 bytes: 1 frame (burst 1).
-//  t = 1'024'000: 1038 bytes, 1024 new: 73 frames (1022 bytes), 2 wait (burst 2).
-//  t = 2'000'000: stop: 978 bytes, flushed: 69 full + 1 partial = 70 frames (burst 3).
+// One source, 0 .. 2'000'000 ps: 25 + 2000 = 2025 bytes = 144 full frames + 1 of 9 bytes.
+//  t = 0:         the start's 25 bytes: 1 frame, 11 wait (burst 1).
+//  t = 1'024'000: 1049 bytes, 1035 unframed: 73 frames (1022 bytes), 13 wait (burst 2).
+//  t = 2'000'000: stop: 989 bytes, flushed: 70 full + 1 partial = 71 frames (burst 3).
 // A fast memory (1 B/ps) writes everything as it comes: TMCReady at 2'000'000 + 10'000.
 TEST(EtrSink, FramesPerBurstAndMemoryOfAnEagerWriter) {
     Rig r(4096, 1e12, 4096);
@@ -153,24 +153,24 @@ TEST(EtrSink, FramesPerBurstAndMemoryOfAnEagerWriter) {
     EXPECT_EQ(bursts_at[0], 1u);
     EXPECT_EQ(frames_at[1], 74u);
     EXPECT_EQ(bursts_at[1], 2u);
-    EXPECT_EQ(frames_at[2], 144u);
+    EXPECT_EQ(frames_at[2], 145u);
     EXPECT_EQ(bursts_at[2], 3u);
     EXPECT_EQ(r.sink->bursts(), 3u);
     EXPECT_EQ(ready, 2'010'000u); // latency 10'000 > drain 0
     EXPECT_EQ(st.size, 4096u);
     EXPECT_FALSE(st.full);
     EXPECT_FALSE(st.memerr);
-    EXPECT_EQ(st.rwp_off, 2304u); // 144 frames
+    EXPECT_EQ(st.rwp_off, 2320u); // 145 frames
     EXPECT_EQ(st.rrp_off, 0u);
-    EXPECT_EQ(r.sink->frames_written(), 144u);
-    // Bursts of 64 frames: [0, 1024), [1024, 2048), [2048, 2304).
+    EXPECT_EQ(r.sink->frames_written(), 145u);
+    // Bursts of 64 frames: [0, 1024), [1024, 2048), [2048, 2320).
     EXPECT_EQ(r.sink->dma_stores(), 3u);
-    EXPECT_EQ(r.a.stream().size(), 2014u);
+    EXPECT_EQ(r.a.stream().size(), 2025u);
     Bytes ref;
-    reference_frames(r.a.stream(), 0, 2014, ref);
-    ASSERT_EQ(ref.size(), 2304u);
-    EXPECT_EQ(Bytes(mem.begin(), mem.begin() + 2304), ref);
-    EXPECT_EQ(Bytes(mem.begin() + 2304, mem.end()), Bytes(4096 - 2304, 0)); // never written
+    reference_frames(r.a.stream(), 0, 2025, ref);
+    ASSERT_EQ(ref.size(), 2320u);
+    EXPECT_EQ(Bytes(mem.begin(), mem.begin() + 2320), ref);
+    EXPECT_EQ(Bytes(mem.begin() + 2320, mem.end()), Bytes(4096 - 2320, 0)); // never written
     EXPECT_TRUE(r.obs.losses.empty());
     EXPECT_EQ(r.obs.commits, 0u);
     EXPECT_EQ(r.sink->captures(), 1u);
@@ -179,8 +179,8 @@ TEST(EtrSink, FramesPerBurstAndMemoryOfAnEagerWriter) {
 // The same input against a memory of exactly 1 B/ns, FIFO 4096:
 //  arrive(0, 16): no time, queued 16.
 //  arrive(1'024'000, 1168): 1024 bytes of capacity = 64 frames; 160 queued.
-//  arrive(2'000'000, 1120): 976 bytes = 61 frames; 304 queued.
-// The flush drains 304 bytes in 304'000 ps > latency: TMCReady at 2'304'000.
+//  arrive(2'000'000, 1136): 976 bytes = 61 frames; 320 queued.
+// The flush drains 320 bytes in 320'000 ps > latency: TMCReady at 2'320'000.
 TEST(EtrSink, ReadyAfterTheDrainWhenItOutlastsTheLatency) {
     Rig r(4096, 1e9, 4096);
     r.flat();
@@ -196,23 +196,23 @@ TEST(EtrSink, ReadyAfterTheDrainWhenItOutlastsTheLatency) {
         written_at_flush = r.sink->hw().bytes_written(now());
         st = r.sink->flush_and_sync(r.cpu);
         ready = now();
-        mem = r.memory(r.p.flat_base, 2304);
+        mem = r.memory(r.p.flat_base, 2320);
     });
     sc_core::sc_start();
     EXPECT_EQ(written_at_flush, 2000u);
-    EXPECT_EQ(ready, 2'304'000u);
-    EXPECT_EQ(st.rwp_off, 2304u);
+    EXPECT_EQ(ready, 2'320'000u);
+    EXPECT_EQ(st.rwp_off, 2320u);
     EXPECT_FALSE(st.full);
     Bytes ref;
-    reference_frames(r.a.stream(), 0, 2014, ref);
+    reference_frames(r.a.stream(), 0, 2025, ref);
     EXPECT_EQ(mem, ref);
     EXPECT_TRUE(r.obs.losses.empty());
 }
 
-// A 1024-byte buffer (64 frames) takes the 144 frames: Full, RWP = RRP = 2304 % 1024 = 256.
-// Frames 0..79 are overwritten: 0..9 when the write count reaches 74 frames at 1'024'000
-// (source bytes [0, 140)), 10..79 at the stop (bytes [140, 1120)). Frames 80..143 survive,
-// frame f at offset (f % 64) * 16; two DMA stores: [256, 1024) and [0, 256).
+// A 1024-byte buffer (64 frames) takes the 145 frames: Full, RWP = RRP = 2320 % 1024 = 272.
+// Frames 0..80 are overwritten: 0..9 when the write count reaches 74 frames at 1'024'000
+// (source bytes [0, 140)), 10..80 at the stop (bytes [140, 1134)). Frames 81..144 survive,
+// frame f at offset (f % 64) * 16; two DMA stores: [272, 1024) and [0, 272).
 TEST(EtrSink, WrapKeepsTheNewestFramesAndReportsTheRestAsSinkWrap) {
     Rig r(1024, 1e12, 4096);
     r.flat();
@@ -232,24 +232,24 @@ TEST(EtrSink, WrapKeepsTheNewestFramesAndReportsTheRestAsSinkWrap) {
     sc_core::sc_start();
     EXPECT_EQ(at_1100, (std::vector<Loss>{{0x10, 0, 140, TraceLoss::sink_wrap}}));
     EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 140, TraceLoss::sink_wrap},
-                                               {0x10, 140, 980, TraceLoss::sink_wrap}}));
+                                               {0x10, 140, 994, TraceLoss::sink_wrap}}));
     EXPECT_TRUE(st.full);
-    EXPECT_EQ(st.rwp_off, 256u);
-    EXPECT_EQ(st.rrp_off, 256u);
+    EXPECT_EQ(st.rwp_off, 272u);
+    EXPECT_EQ(st.rrp_off, 272u);
     EXPECT_TRUE(r.sink->hw().full(now()));
-    EXPECT_EQ(r.sink->hw().rwp(now()), r.p.flat_base + 256);
-    EXPECT_EQ(r.sink->hw().rrp(now()), r.p.flat_base + 256);
-    EXPECT_EQ(r.sink->frames_written(), 144u);
-    EXPECT_EQ(r.sink->log().first_kept(), 80u);
-    EXPECT_EQ(r.sink->frame_at_offset(256), 80u);
+    EXPECT_EQ(r.sink->hw().rwp(now()), r.p.flat_base + 272);
+    EXPECT_EQ(r.sink->hw().rrp(now()), r.p.flat_base + 272);
+    EXPECT_EQ(r.sink->frames_written(), 145u);
+    EXPECT_EQ(r.sink->log().first_kept(), 81u);
+    EXPECT_EQ(r.sink->frame_at_offset(272), 81u);
     EXPECT_EQ(r.sink->frame_at_offset(1008), 127u);
     EXPECT_EQ(r.sink->frame_at_offset(0), 128u);
-    EXPECT_EQ(r.sink->frame_at_offset(240), 143u);
+    EXPECT_EQ(r.sink->frame_at_offset(256), 144u);
     EXPECT_EQ(r.sink->dma_stores(), 2u);
     Bytes ref;
-    reference_frames(r.a.stream(), 0, 2014, ref);
+    reference_frames(r.a.stream(), 0, 2025, ref);
     Bytes expected(1024);
-    for (uint64_t f = 80; f < 144; ++f)
+    for (uint64_t f = 81; f < 145; ++f)
         std::copy_n(ref.begin() + f * 16, 16, expected.begin() + (f % 64) * 16);
     EXPECT_EQ(mem, expected);
 }
@@ -259,9 +259,9 @@ TEST(EtrSink, WrapKeepsTheNewestFramesAndReportsTheRestAsSinkWrap) {
 //  arrive(1'024'000, 73 frames): 512 bytes of capacity = 32 frames; 1184 - 512 = 672 left,
 //    64 stay, 608 overflow = the newest 38 frames of the batch, i.e. frames 36..73 holding
 //    source bytes [504, 1036).
-//  arrive(2'000'000, 70 frames): 488 bytes = 30 frames + 8 bytes of credit; 64 + 1120 - 480 =
-//    704 left, 640 overflow = the newest 40 frames: source bytes [1036 + 30*14, 2014) =
-//    [1456, 2014) (39 full frames and the 12-byte last one).
+//  arrive(2'000'000, 71 frames): 488 bytes = 30 frames + 8 bytes of credit; 64 + 1136 - 480 =
+//    720 left, 656 overflow = the newest 41 frames: source bytes [1036 + 30*14, 2025) =
+//    [1456, 2025) (40 full frames and the 9-byte last one).
 //  flush: 64 queued, 8 bytes of credit: 56 bytes at 0.5 B/ns = 112'000 ps > latency.
 // Written: 36 frames with [0, 504) then 30 with [1036, 1456): 66 frames, 1056 bytes.
 TEST(EtrSink, FifoOverflowWhenTheInputOutrunsTheMemory) {
@@ -281,15 +281,15 @@ TEST(EtrSink, FifoOverflowWhenTheInputOutrunsTheMemory) {
     });
     sc_core::sc_start();
     EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 504, 532, TraceLoss::fifo_overflow},
-                                               {0x10, 1456, 558, TraceLoss::fifo_overflow}}));
-    EXPECT_EQ(r.sink->overflow_bytes(), 1090u);      // source bytes
-    EXPECT_EQ(r.sink->hw().overflow_total(), 1248u); // frame bytes: 608 + 640
+                                               {0x10, 1456, 569, TraceLoss::fifo_overflow}}));
+    EXPECT_EQ(r.sink->overflow_bytes(), 1101u);      // source bytes
+    EXPECT_EQ(r.sink->hw().overflow_total(), 1264u); // frame bytes: 608 + 656
     EXPECT_EQ(ready, 2'112'000u);
     EXPECT_EQ(r.sink->frames_written(), 66u);
     EXPECT_EQ(st.rwp_off, 1056u);
     EXPECT_FALSE(st.full);
     Bytes ref;
-    reference_frames(r.a.stream(), 0, 2014, ref);
+    reference_frames(r.a.stream(), 0, 2025, ref);
     Bytes expected = frames_of(ref, 0, 36);
     const Bytes tail = frames_of(ref, 74, 30); // 1036 = 74 * 14
     expected.insert(expected.end(), tail.begin(), tail.end());
@@ -299,12 +299,12 @@ TEST(EtrSink, FifoOverflowWhenTheInputOutrunsTheMemory) {
 
 // Two sources at 1e9 B/s each: a wake every 512'000 ps; in each burst source A's whole frames
 // then source B's.
-//  t = 0:         A's start (1 frame), then B's start (1 frame): two bursts.
-//  t = 512'000:   each 526 bytes, 512 new: 36 frames each (504), 8 wait.
-//  t = 1'024'000: each 1038, 520 new: 37 frames each (518), 2 wait.
-//  t = 1'500'000: A stops at 1510 bytes: 474 flushed = 33 full + 1 partial; B (still on) has
-//                 474 new: 33 full frames, 12 wait; then B stops: its 12 bytes, 1 frame.
-// 216 frames = 3456 bytes, 6 bursts; DMA stores of 64, 64, 64, 24 frames.
+//  t = 0:         A's start (1 frame, 11 wait), then B's start (the same): two bursts.
+//  t = 512'000:   each 537 bytes, 523 unframed: 37 frames each (518), 5 wait.
+//  t = 1'024'000: each 1049, 517 unframed: 36 frames each (504), 13 wait.
+//  t = 1'500'000: A stops at 1521 bytes: 485 flushed = 34 full + 1 partial; B (still on) has
+//                 485 unframed: 34 full frames, 9 wait; then B stops: its 9 bytes, 1 frame.
+// 218 frames = 3488 bytes, 6 bursts; DMA stores of 64, 64, 64, 26 frames.
 TEST(EtrSink, TwoSourcesInterleaveByBurst) {
     Rig r(4096, 1e12, 4096);
     r.flat();
@@ -324,21 +324,21 @@ TEST(EtrSink, TwoSourcesInterleaveByBurst) {
         true);
     sc_core::sc_start();
     EXPECT_EQ(r.sink->bursts(), 6u);
-    EXPECT_EQ(r.sink->frames_written(), 216u);
-    EXPECT_EQ(st.rwp_off, 3456u);
+    EXPECT_EQ(r.sink->frames_written(), 218u);
+    EXPECT_EQ(st.rwp_off, 3488u);
     EXPECT_EQ(r.sink->dma_stores(), 4u);
-    EXPECT_EQ(r.a.stream().size(), 1510u);
-    EXPECT_EQ(r.b.stream().size(), 1510u);
+    EXPECT_EQ(r.a.stream().size(), 1521u);
+    EXPECT_EQ(r.b.stream().size(), 1521u);
     Bytes expected;
     const struct {
         const EtmSource* s;
         uint64_t off, n;
-    } order[] = {{&r.a, 0, 14},     {&r.b, 0, 14},     {&r.a, 14, 504},
-                 {&r.b, 14, 504},   {&r.a, 518, 518},  {&r.b, 518, 518},
-                 {&r.a, 1036, 474}, {&r.b, 1036, 462}, {&r.b, 1498, 12}};
+    } order[] = {{&r.a, 0, 14},     {&r.b, 0, 14},     {&r.a, 14, 518},
+                 {&r.b, 14, 518},   {&r.a, 532, 504},  {&r.b, 532, 504},
+                 {&r.a, 1036, 485}, {&r.b, 1036, 476}, {&r.b, 1512, 9}};
     for (const auto& o : order)
         reference_frames(o.s->stream(), o.off, o.n, expected);
-    ASSERT_EQ(expected.size(), 3456u);
+    ASSERT_EQ(expected.size(), 3488u);
     expected.resize(4096, 0);
     EXPECT_EQ(mem, expected);
     EXPECT_TRUE(r.obs.losses.empty());
@@ -392,8 +392,8 @@ TEST(EtrSink, RefcntOneCapturePerSessionAndTheLastUserStops) {
 
 // A harvests alone (refcnt 1) at 1'000'000: flush, TMCReady at 1'010'000. Meanwhile-style, B
 // then joins the stopped sink (refcnt 2, no hardware touch) and traces into it until
-// 2'010'000: C(1'010'000) = 126, C(2'010'000) = 251: 14 + 125 * 8 = 1014 bytes, all
-// sink_stopped: the start's 14 at once, the other 1000 when B stops (nothing wakes the
+// 2'010'000: C(1'010'000) = 126, C(2'010'000) = 251: 25 + 125 * 8 = 1025 bytes, all
+// sink_stopped: the start's 25 at once, the other 1000 when B stops (nothing wakes the
 // stopped sink in between). B's flush then finds the sink stopped: no wait, an empty
 // capture, nothing new reported.
 TEST(EtrSink, StoppedSinkReportsSinkStoppedAndAFlushAddsNothing) {
@@ -427,31 +427,31 @@ TEST(EtrSink, StoppedSinkReportsSinkStoppedAndAFlushAddsNothing) {
         },
         true);
     sc_core::sc_start();
-    // A: 14 + 125 * 8 = 1014 bytes = 72 full frames + 6 bytes: 73 frames.
-    EXPECT_EQ(r.a.stream().size(), 1014u);
+    // A: 25 + 125 * 8 = 1025 bytes = 73 full frames + 3 bytes: 74 frames.
+    EXPECT_EQ(r.a.stream().size(), 1025u);
     EXPECT_EQ(t_first, 1'010'000u);
-    EXPECT_EQ(frames_first, 73u);
-    EXPECT_EQ(first.rwp_off, 73u * 16);
+    EXPECT_EQ(frames_first, 74u);
+    EXPECT_EQ(first.rwp_off, 74u * 16);
     EXPECT_EQ(refs, 1u);
     EXPECT_EQ(r.sink->captures(), 1u);
-    EXPECT_EQ(r.b.stream().size(), 1014u);
-    EXPECT_EQ(before_second, (std::vector<Loss>{{0x11, 0, 14, TraceLoss::sink_stopped},
-                                                {0x11, 14, 1000, TraceLoss::sink_stopped}}));
+    EXPECT_EQ(r.b.stream().size(), 1025u);
+    EXPECT_EQ(before_second, (std::vector<Loss>{{0x11, 0, 25, TraceLoss::sink_stopped},
+                                                {0x11, 25, 1000, TraceLoss::sink_stopped}}));
     EXPECT_EQ(r.obs.losses, before_second); // the flush reported nothing new
     EXPECT_EQ(t_second, 2'010'000u);        // and did not wait
     EXPECT_FALSE(second.full);
     EXPECT_FALSE(second.memerr);
     EXPECT_EQ(second.rwp_off, 0u);
     EXPECT_EQ(second.rrp_off, 0u);
-    EXPECT_EQ(frames_second, 73u);
+    EXPECT_EQ(frames_second, 74u);
     EXPECT_EQ(r.sink->refcnt(), 0u);
 }
 
 // ETR_SG: 2 data pages given in reverse order (buffer offset 0 is the higher page) plus one
 // table page, built before the run. burst 16384: no wake before the stop.
-// 0 .. 9'000'000: 14 + 9000 = 9014 bytes = 643 full + 1 partial = 644 frames, 10304 bytes:
-// Full, RWP = RRP = 10304 - 8192 = 2112; frames 0..131 overwritten (bytes [0, 1848)). The
-// writes: [2112, 4096) in page 0, [4096, 8192) page 1, [0, 2112) page 0 again: 3 stores.
+// 0 .. 9'000'000: 25 + 9000 = 9025 bytes = 644 full + 1 partial = 645 frames, 10320 bytes:
+// Full, RWP = RRP = 10320 - 8192 = 2128; frames 0..132 overwritten (bytes [0, 1862)). The
+// writes: [2128, 4096) in page 0, [4096, 8192) page 1, [0, 2128) page 0 again: 3 stores.
 TEST(EtrSink, ScatterGatherBufferHoldsTheSameBytesAtTranslatedAddresses) {
     Rig r(8192, 1e12, 4096);
     r.p.burst = 16384;
@@ -480,20 +480,20 @@ TEST(EtrSink, ScatterGatherBufferHoldsTheSameBytesAtTranslatedAddresses) {
     EXPECT_EQ(entries[1], sg_entry(pool, SgEntryType::last));
     EXPECT_FALSE(r.sink->hw().memerr());
     EXPECT_TRUE(st.full);
-    EXPECT_EQ(st.rwp_off, 2112u);
-    EXPECT_EQ(st.rrp_off, 2112u);
-    EXPECT_EQ(r.sink->hw().rwp(now()), pool + kSgPageSize + 2112);
-    EXPECT_EQ(r.sink->address_of(2112), pool + kSgPageSize + 2112);
+    EXPECT_EQ(st.rwp_off, 2128u);
+    EXPECT_EQ(st.rrp_off, 2128u);
+    EXPECT_EQ(r.sink->hw().rwp(now()), pool + kSgPageSize + 2128);
+    EXPECT_EQ(r.sink->address_of(2128), pool + kSgPageSize + 2128);
     EXPECT_EQ(r.sink->address_of(4096), pool);
     EXPECT_EQ(r.sink->contiguous_from(4000), 96u);
-    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 1848, TraceLoss::sink_wrap}}));
-    EXPECT_EQ(r.sink->frames_written(), 644u);
+    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 1862, TraceLoss::sink_wrap}}));
+    EXPECT_EQ(r.sink->frames_written(), 645u);
     EXPECT_EQ(r.sink->dma_stores(), 3u);
     Bytes ref;
-    reference_frames(r.a.stream(), 0, 9014, ref);
-    ASSERT_EQ(ref.size(), 644u * 16);
+    reference_frames(r.a.stream(), 0, 9025, ref);
+    ASSERT_EQ(ref.size(), 645u * 16);
     Bytes expected(8192);
-    for (uint64_t f = 132; f < 644; ++f)
+    for (uint64_t f = 133; f < 645; ++f)
         std::copy_n(ref.begin() + f * 16, 16, expected.begin() + (f % 512) * 16);
     EXPECT_EQ(page0, Bytes(expected.begin(), expected.begin() + 4096));
     EXPECT_EQ(page1, Bytes(expected.begin() + 4096, expected.end()));
