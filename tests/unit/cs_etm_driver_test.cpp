@@ -8,8 +8,8 @@
 // shared sink's stopped window (docs/aux-path.md, "A race in the shared sink") too.
 //
 // Common numbers: each ETM at 1e9 B/s, so C(t) = floor(t / 8000) and a source started at t0
-// has 14 + 8 * (C(t) - C(t0)) bytes at t (A-Sync + Trace Info, then 8-byte count packets; no
-// periodic sync). The sink takes them in 16-byte frames of 14 source bytes (the last one of a
+// has 25 + 8 * (C(t) - C(t0)) bytes at t (the ETMv4 start block, then 8-byte count packets;
+// no periodic sync). The sink takes them in 16-byte frames of 14 source bytes (the last one of a
 // session partial), its memory is fast (1 B/ps: everything written as it arrives) and its
 // flush takes 10'000 ps, so a harvest at t sees TMCReady at t + 10'000. The driver copies at
 // 1 GB/s (n bytes take n ns). Records carry no sample_id: PERF_RECORD_AUX is 32 bytes,
@@ -224,12 +224,12 @@ TEST(CsEtmDriver, StartTakesTheAuxRoomThenEnablesTheSinkAndTheEtm) {
     EXPECT_FALSE(r.etms[1].running()); // the other CPU's ETM is not this event's
 }
 
-// P2, E5, A3, E8 with the copy's time. Start at 0, stop at 4'000'000: 14 + 8 * 500 = 4014
-// bytes = 286 full frames + 1 of 10 bytes = 287 frames = 4592 bytes in an 8 KiB ETR (not
+// P2, E5, A3, E8 with the copy's time. Start at 0, stop at 4'000'000: 25 + 8 * 500 = 4025
+// bytes = 287 full frames + 1 of 7 bytes = 288 frames = 4608 bytes in an 8 KiB ETR (not
 // full). The AUX area is 8 KiB (room 8191): everything fits, no barrier, no flag.
 // TMCReady at 4'010'000; the copy at 1 GB/s goes one AUX page at a time, each store after
-// its memcpy's time: [0, 4096) at 4'010'000 + 4'096'000, [4096, 4592) 496'000 later; then
-// PERF_RECORD_AUX {0, 4592, 0} and aux_head = 4592, which crosses the 4 KiB watermark: one
+// its memcpy's time: [0, 4096) at 4'010'000 + 4'096'000, [4096, 4608) 512'000 later; then
+// PERF_RECORD_AUX {0, 4608, 0} and aux_head = 4608, which crosses the 4 KiB watermark: one
 // wakeup, no disable.
 TEST(CsEtmDriver, StopHarvestsTheEtrIntoTheAuxPagesThenCommits) {
     Rig r(8192, 8192);
@@ -243,61 +243,61 @@ TEST(CsEtmDriver, StopHarvestsTheEtrIntoTheAuxPagesThenCommits) {
         refs_after = r.sink->refcnt();
     }});
     sc_core::sc_start();
-    EXPECT_EQ(r.etms[0].stream().size(), 4014u);
+    EXPECT_EQ(r.etms[0].stream().size(), 4025u);
     EXPECT_EQ(r.etms[0].stopped_at(), 4'000'000u); // the source off first (P2)
-    EXPECT_EQ(returned, 8'602'000u);
+    EXPECT_EQ(returned, 8'618'000u);
     EXPECT_EQ(refs_after, 0u); // E8
     EXPECT_TRUE(r.obs.losses.empty());
     ASSERT_EQ(r.obs.commits.size(), 1u);
     const AuxCommit& c = r.obs.commits[0];
     EXPECT_EQ(c.aux, 0u);
     EXPECT_EQ(c.aux_off, 0u);
-    EXPECT_EQ(c.size, 4592u);
+    EXPECT_EQ(c.size, 4608u);
     EXPECT_EQ(c.first_frame, 0u);
     EXPECT_FALSE(c.barrier);
     ASSERT_EQ(c.runs.size(), 1u);
     EXPECT_EQ(c.runs[0].trace_id, 0x10);
     EXPECT_EQ(c.runs[0].src_off, 0u);
-    EXPECT_EQ(c.runs[0].src_bytes, 4014u);
-    EXPECT_EQ(c.runs[0].frames, 287u);
+    EXPECT_EQ(c.runs[0].src_bytes, 4025u);
+    EXPECT_EQ(c.runs[0].frames, 288u);
     ASSERT_EQ(c.stores.size(), 2u); // one per AUX page
     EXPECT_EQ(c.stores[0].aux_off, 0u);
     EXPECT_EQ(c.stores[0].len, 4096u);
     EXPECT_EQ(c.stores[1].aux_off, 4096u);
-    EXPECT_EQ(c.stores[1].len, 496u);
+    EXPECT_EQ(c.stores[1].len, 512u);
     EXPECT_LT(c.stores[0].seq, c.stores[1].seq);
     EXPECT_EQ(c.record_offset, 0u);
-    EXPECT_EQ(c.record_size, 4592u);
+    EXPECT_EQ(c.record_size, 4608u);
     EXPECT_EQ(c.flags, 0u);
     EXPECT_TRUE(c.record_written);
-    EXPECT_EQ(c.at, 8'602'000u);
+    EXPECT_EQ(c.at, 8'618'000u);
     // The AUX pages hold the ETR's bytes, and so does the commit.
-    const Bytes etr = r.etr(0, 4592);
-    EXPECT_EQ(r.aux(0, 0, 4592), etr);
+    const Bytes etr = r.etr(0, 4608);
+    EXPECT_EQ(r.aux(0, 0, 4608), etr);
     EXPECT_EQ(c.bytes, etr);
     // HW_ID at the start, PERF_RECORD_AUX at the stop; then aux_head.
     const Records& rec = r.outs[0].records;
     ASSERT_EQ(rec.stored.size(), 2u);
     EXPECT_EQ(rec.type(1), uint32_t(PERF_RECORD_AUX));
     EXPECT_EQ(rec.field(1, 0), 0u);    // aux_offset
-    EXPECT_EQ(rec.field(1, 1), 4592u); // aux_size
+    EXPECT_EQ(rec.field(1, 1), 4608u); // aux_size
     EXPECT_EQ(rec.field(1, 2), 0u);    // flags
-    EXPECT_EQ(r.aux_head(0), 4592u);
+    EXPECT_EQ(r.aux_head(0), 4608u);
     EXPECT_EQ(r.outs[0].stats.wakeups, 1u);
     EXPECT_FALSE(r.outs[0].aux->disable_requested());
     const CsEtmCounters& n = r.driver->counters();
     EXPECT_EQ(n.stops, 1u);
     EXPECT_EQ(n.harvests, 1u);
-    EXPECT_EQ(n.harvested_bytes, 4592u);
+    EXPECT_EQ(n.harvested_bytes, 4608u);
     EXPECT_EQ(n.copy_stores, 2u);
     EXPECT_EQ(n.truncated, 0u);
     EXPECT_EQ(n.barrier_packets, 0u);
     EXPECT_EQ(n.harvest_skipped_shared, 0u);
 }
 
-// E5, D2, A6: the same 287 frames (4592 bytes) into a 4 KiB AUX area: room 4095, kept
-// 4095 & ~15 = 4080 bytes = the newest 255 frames, from ETR offset 512 (frame 32). Frames
-// 0..31 (source bytes [0, 448)) are lost to aux_shortage, and so is frame 32 ([448, 462)),
+// E5, D2, A6: the same 288 frames (4608 bytes) into a 4 KiB AUX area: room 4095, kept
+// 4095 & ~15 = 4080 bytes = the newest 255 frames, from ETR offset 528 (frame 33). Frames
+// 0..32 (source bytes [0, 462)) are lost to aux_shortage, and so is frame 33 ([462, 476)),
 // under the barrier packet. PERF_RECORD_AUX {0, 4080, TRUNCATED}, the event to be disabled.
 TEST(CsEtmDriver, AuxShortageKeepsTheNewestFramesBehindABarrierAndTruncates) {
     Rig r(8192, 4096);
@@ -306,19 +306,19 @@ TEST(CsEtmDriver, AuxShortageKeepsTheNewestFramesBehindABarrierAndTruncates) {
         ASSERT_TRUE(r.start(0));
         wait_until(4'000'000);
         r.stop(0);
-        etr_after = r.etr(512, 4080);
+        etr_after = r.etr(528, 4080);
     }});
     sc_core::sc_start();
-    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 448, TraceLoss::aux_shortage},
-                                               {0x10, 448, 14, TraceLoss::aux_shortage}}));
+    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 462, TraceLoss::aux_shortage},
+                                               {0x10, 462, 14, TraceLoss::aux_shortage}}));
     ASSERT_EQ(r.obs.commits.size(), 1u);
     const AuxCommit& c = r.obs.commits[0];
     EXPECT_EQ(c.size, 4080u);
-    EXPECT_EQ(c.first_frame, 32u);
+    EXPECT_EQ(c.first_frame, 33u);
     EXPECT_TRUE(c.barrier);
     ASSERT_EQ(c.runs.size(), 1u);
-    EXPECT_EQ(c.runs[0].src_off, 462u); // frame 33 on
-    EXPECT_EQ(c.runs[0].src_bytes, 3552u);
+    EXPECT_EQ(c.runs[0].src_off, 476u); // frame 34 on
+    EXPECT_EQ(c.runs[0].src_bytes, 3549u);
     EXPECT_EQ(c.flags, uint64_t(PERF_AUX_FLAG_TRUNCATED));
     // The barrier went over frame 32 in the ETR buffer, and was copied with the rest.
     const Bytes aux = r.aux(0, 0, 4080);
@@ -338,12 +338,12 @@ TEST(CsEtmDriver, AuxShortageKeepsTheNewestFramesBehindABarrierAndTruncates) {
     EXPECT_EQ(r.driver->counters().harvested_bytes, 4080u);
 }
 
-// E4, D3: 2'000'000 ps of trace (2014 bytes = 144 frames) through a 1 KiB ETR (64 frames):
-// Full, RRP = RWP = 2304 % 1024 = 256; the sink lost frames 0..79 as they were lapped
-// ([0, 140) at its burst of 1'024'000, [140, 1120) at the flush). The driver keeps all 64
-// frames from RRP (the AUX room is larger), puts the barrier over frame 80 ([1120, 1134),
+// E4, D3: 2'000'000 ps of trace (2025 bytes = 145 frames) through a 1 KiB ETR (64 frames):
+// Full, RRP = RWP = 2320 % 1024 = 272; the sink lost frames 0..80 as they were lapped
+// ([0, 140) at its burst of 1'024'000, [140, 1134) at the flush). The driver keeps all 64
+// frames from RRP (the AUX room is larger), puts the barrier over frame 81 ([1134, 1148),
 // sink_wrap: nothing was cut for room), flags TRUNCATED and copies in two pieces: ETR
-// [256, 1024) to AUX [0, 768), then ETR [0, 256) to AUX [768, 1024).
+// [272, 1024) to AUX [0, 752), then ETR [0, 272) to AUX [752, 1024).
 TEST(CsEtmDriver, AWrappedEtrIsCopiedFromRrpInTwoPiecesBehindABarrier) {
     Rig r(1024, 4096);
     Bytes etr_after;
@@ -355,29 +355,29 @@ TEST(CsEtmDriver, AWrappedEtrIsCopiedFromRrpInTwoPiecesBehindABarrier) {
     }});
     sc_core::sc_start();
     EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 140, TraceLoss::sink_wrap},
-                                               {0x10, 140, 980, TraceLoss::sink_wrap},
-                                               {0x10, 1120, 14, TraceLoss::sink_wrap}}));
+                                               {0x10, 140, 994, TraceLoss::sink_wrap},
+                                               {0x10, 1134, 14, TraceLoss::sink_wrap}}));
     ASSERT_EQ(r.obs.commits.size(), 1u);
     const AuxCommit& c = r.obs.commits[0];
     EXPECT_EQ(c.size, 1024u);
-    EXPECT_EQ(c.first_frame, 80u);
+    EXPECT_EQ(c.first_frame, 81u);
     EXPECT_TRUE(c.barrier);
     ASSERT_EQ(c.runs.size(), 1u);
-    EXPECT_EQ(c.runs[0].first_frame, 81u);
+    EXPECT_EQ(c.runs[0].first_frame, 82u);
     EXPECT_EQ(c.runs[0].frames, 63u);
-    EXPECT_EQ(c.runs[0].src_off, 1134u);
-    EXPECT_EQ(c.runs[0].src_bytes, 880u);
+    EXPECT_EQ(c.runs[0].src_off, 1148u);
+    EXPECT_EQ(c.runs[0].src_bytes, 877u);
     ASSERT_EQ(c.stores.size(), 2u);
     EXPECT_EQ(c.stores[0].aux_off, 0u);
-    EXPECT_EQ(c.stores[0].len, 768u);
-    EXPECT_EQ(c.stores[1].aux_off, 768u);
-    EXPECT_EQ(c.stores[1].len, 256u);
+    EXPECT_EQ(c.stores[0].len, 752u);
+    EXPECT_EQ(c.stores[1].aux_off, 752u);
+    EXPECT_EQ(c.stores[1].len, 272u);
     EXPECT_EQ(c.flags, uint64_t(PERF_AUX_FLAG_TRUNCATED));
     const Bytes aux = r.aux(0, 0, 1024);
     EXPECT_EQ(Bytes(aux.begin(), aux.begin() + 16), barrier_packet());
-    EXPECT_EQ(Bytes(etr_after.begin() + 256, etr_after.begin() + 272), barrier_packet());
-    EXPECT_EQ(aux, cat(Bytes(etr_after.begin() + 256, etr_after.end()),
-                       Bytes(etr_after.begin(), etr_after.begin() + 256)));
+    EXPECT_EQ(Bytes(etr_after.begin() + 272, etr_after.begin() + 288), barrier_packet());
+    EXPECT_EQ(aux, cat(Bytes(etr_after.begin() + 272, etr_after.end()),
+                       Bytes(etr_after.begin(), etr_after.begin() + 272)));
     EXPECT_EQ(r.aux_head(0), 1024u);
     const CsEtmCounters& n = r.driver->counters();
     EXPECT_EQ(n.wrapped_captures, 1u);
@@ -387,7 +387,7 @@ TEST(CsEtmDriver, AWrappedEtrIsCopiedFromRrpInTwoPiecesBehindABarrier) {
 }
 
 // E4, D10: STS.MemErr (set for a capture running at 500'000): the driver discards the whole
-// capture (73 frames: 14 + 8 * 125 = 1014 bytes at 1'000'000) as memerr, commits nothing,
+// capture (74 frames: 25 + 8 * 125 = 1025 bytes at 1'000'000) as memerr, commits nothing,
 // sets no flag; a size-0 end with no flag writes no PERF_RECORD_AUX (A3 step 3), so the
 // checker is told of no commit. aux_head is stored unchanged.
 TEST(CsEtmDriver, MemErrDiscardsTheWholeCaptureSilently) {
@@ -399,7 +399,7 @@ TEST(CsEtmDriver, MemErrDiscardsTheWholeCaptureSilently) {
         r.stop(0);
     }});
     sc_core::sc_start();
-    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 1014, TraceLoss::memerr}}));
+    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x10, 0, 1025, TraceLoss::memerr}}));
     EXPECT_TRUE(r.obs.commits.empty());
     const Records& rec = r.outs[0].records;
     EXPECT_EQ(rec.count(PERF_RECORD_AUX), 0u);
@@ -419,8 +419,8 @@ TEST(CsEtmDriver, MemErrDiscardsTheWholeCaptureSilently) {
 // E3, E5, D5, E8: CPU 0 and CPU 1 share the sink (one capture, refcount 2). CPU 0 stops at
 // 1'000'000 as a non-last user: its ETM's bytes stay in the sink, its event commits nothing
 // and writes no record. CPU 1 stops at 2'000'000 as the last user and harvests everything
-// into its own AUX area: source 0x10's 1014 bytes and 0x11's 2014 (14 + 8 * 250): 73 + 144
-// frames = 3472 bytes.
+// into its own AUX area: source 0x10's 1025 bytes and 0x11's 2025 (25 + 8 * 250): 74 + 145
+// frames = 3504 bytes.
 TEST(CsEtmDriver, OnlyTheLastUserOfASharedSinkHarvests) {
     Rig r(4096, 4096);
     unsigned refs_both = 0, refs_after_first = 0;
@@ -446,23 +446,23 @@ TEST(CsEtmDriver, OnlyTheLastUserOfASharedSinkHarvests) {
     const AuxCommit& c = r.obs.commits[0];
     EXPECT_EQ(c.aux, 1u);
     EXPECT_EQ(c.aux_off, 0u);
-    EXPECT_EQ(c.size, 3472u);
+    EXPECT_EQ(c.size, 3504u);
     EXPECT_FALSE(c.barrier);
-    EXPECT_EQ(source_bytes(c, 0x10), 1014u);
-    EXPECT_EQ(source_bytes(c, 0x11), 2014u);
-    EXPECT_EQ(r.aux(1, 0, 3472), r.etr(0, 3472));
+    EXPECT_EQ(source_bytes(c, 0x10), 1025u);
+    EXPECT_EQ(source_bytes(c, 0x11), 2025u);
+    EXPECT_EQ(r.aux(1, 0, 3504), r.etr(0, 3504));
     // CPU 0's event: its HW_ID, no PERF_RECORD_AUX, aux_head untouched.
     EXPECT_EQ(r.outs[0].records.count(PERF_RECORD_AUX), 0u);
     EXPECT_EQ(r.outs[0].records.count(PERF_RECORD_AUX_OUTPUT_HW_ID), 1u);
     EXPECT_EQ(r.aux_head(0), 0u);
     EXPECT_FALSE(r.outs[0].h.active);
     EXPECT_EQ(r.outs[1].records.count(PERF_RECORD_AUX), 1u);
-    EXPECT_EQ(r.aux_head(1), 3472u);
+    EXPECT_EQ(r.aux_head(1), 3504u);
     const CsEtmCounters& n = r.driver->counters();
     EXPECT_EQ(n.stops, 2u);
     EXPECT_EQ(n.harvests, 1u);
     EXPECT_EQ(n.harvest_skipped_shared, 1u);
-    EXPECT_EQ(n.harvested_bytes, 3472u);
+    EXPECT_EQ(n.harvested_bytes, 3504u);
 }
 
 // A2, D1, P1: an AUX area already full (aux_head 4095, aux_tail 0: CIRC_SPACE 0) fails
@@ -516,10 +516,10 @@ TEST(CsEtmDriver, NoAuxRoomAtStartStartsNothing) {
     EXPECT_EQ(r.outs[0].records.count(PERF_RECORD_AUX_OUTPUT_HW_ID), 1u);
 }
 
-// E6, A7, A5: in snapshot mode the driver copies all 4592 bytes (287 frames) although the
+// E6, A7, A5: in snapshot mode the driver copies all 4608 bytes (288 frames) although the
 // AUX area is 4 KiB, without barrier or flag: ETR [0, 4096) to AUX [0, 4096), then ETR
-// [4096, 4592) over AUX [0, 496); it moves the head itself by everything (4592), and
-// perf_aux_output_end writes PERF_RECORD_AUX {offset = the new head 4592, 4592, OVERWRITE}.
+// [4096, 4608) over AUX [0, 512); it moves the head itself by everything (4608), and
+// perf_aux_output_end writes PERF_RECORD_AUX {offset = the new head 4608, 4608, OVERWRITE}.
 // No watermark wakeup in overwrite mode, no disable.
 TEST(CsEtmDriver, SnapshotCopiesEverythingAndMovesTheHeadItself) {
     Rig r(8192, 4096, true);
@@ -536,24 +536,24 @@ TEST(CsEtmDriver, SnapshotCopiesEverythingAndMovesTheHeadItself) {
     ASSERT_EQ(r.obs.commits.size(), 1u);
     const AuxCommit& c = r.obs.commits[0];
     EXPECT_EQ(c.aux_off, 0u);
-    EXPECT_EQ(c.size, 4592u);
+    EXPECT_EQ(c.size, 4608u);
     EXPECT_FALSE(c.barrier);
     EXPECT_EQ(c.flags, uint64_t(PERF_AUX_FLAG_OVERWRITE));
-    EXPECT_EQ(c.record_offset, 4592u);
+    EXPECT_EQ(c.record_offset, 4608u);
     ASSERT_EQ(c.stores.size(), 2u);
     EXPECT_EQ(c.stores[0].aux_off, 0u);
     EXPECT_EQ(c.stores[0].len, 4096u);
     EXPECT_EQ(c.stores[1].aux_off, 4096u);
-    EXPECT_EQ(c.stores[1].len, 496u);
-    EXPECT_EQ(r.outs[0].h.head, 4592u);
-    EXPECT_EQ(r.aux(0, 0, 4096), cat(r.etr(4096, 496), r.etr(496, 3600)));
+    EXPECT_EQ(c.stores[1].len, 512u);
+    EXPECT_EQ(r.outs[0].h.head, 4608u);
+    EXPECT_EQ(r.aux(0, 0, 4096), cat(r.etr(4096, 512), r.etr(512, 3584)));
     const Records& rec = r.outs[0].records;
     ASSERT_EQ(rec.stored.size(), 2u);
     EXPECT_EQ(rec.type(1), uint32_t(PERF_RECORD_AUX));
-    EXPECT_EQ(rec.field(1, 0), 4592u);
-    EXPECT_EQ(rec.field(1, 1), 4592u);
+    EXPECT_EQ(rec.field(1, 0), 4608u);
+    EXPECT_EQ(rec.field(1, 1), 4608u);
     EXPECT_EQ(rec.field(1, 2), uint64_t(PERF_AUX_FLAG_OVERWRITE));
-    EXPECT_EQ(r.aux_head(0), 4592u);
+    EXPECT_EQ(r.aux_head(0), 4608u);
     EXPECT_EQ(r.outs[0].stats.wakeups, 0u);
     EXPECT_FALSE(r.outs[0].aux->disable_requested());
     EXPECT_EQ(r.driver->counters().truncated, 0u);
@@ -561,9 +561,9 @@ TEST(CsEtmDriver, SnapshotCopiesEverythingAndMovesTheHeadItself) {
 }
 
 // P1 (HW_ID once per CPU), E3 (each enable restarts the ETR at its base), and the reason a
-// start is given for the time its ETM was off. Session 1: 0 .. 1'000'000, 73 frames (1168
-// bytes) at AUX 0. Session 2: 3'000'000 .. 4'000'000, counts 375 .. 500: 14 + 8 * 125 =
-// 1014 more bytes, again 73 frames from frame 0 of the new capture, at AUX 1168. The ETM
+// start is given for the time its ETM was off. Session 1: 0 .. 1'000'000, 74 frames (1184
+// bytes) at AUX 0. Session 2: 3'000'000 .. 4'000'000, counts 375 .. 500: 25 + 8 * 125 =
+// 1025 more bytes, again 74 frames from frame 0 of the new capture, at AUX 1184. The ETM
 // books counts [125, 375) as not traced, for the cause the second start named.
 TEST(CsEtmDriver, ARestartIsANewCaptureAndWritesNoSecondHwId) {
     Rig r(4096, 4096);
@@ -582,30 +582,30 @@ TEST(CsEtmDriver, ARestartIsANewCaptureAndWritesNoSecondHwId) {
     EXPECT_EQ(r.outs[0].records.count(PERF_RECORD_AUX), 2u);
     ASSERT_EQ(r.obs.commits.size(), 2u);
     EXPECT_EQ(r.obs.commits[0].aux_off, 0u);
-    EXPECT_EQ(r.obs.commits[0].size, 1168u);
+    EXPECT_EQ(r.obs.commits[0].size, 1184u);
     const AuxCommit& c = r.obs.commits[1];
-    EXPECT_EQ(c.aux_off, 1168u);
-    EXPECT_EQ(c.size, 1168u);
+    EXPECT_EQ(c.aux_off, 1184u);
+    EXPECT_EQ(c.size, 1184u);
     EXPECT_EQ(c.first_frame, 0u);
     ASSERT_EQ(c.runs.size(), 1u);
-    EXPECT_EQ(c.runs[0].src_off, 1014u);
-    EXPECT_EQ(c.runs[0].src_bytes, 1014u);
-    EXPECT_EQ(c.record_offset, 1168u);
-    EXPECT_EQ(r.aux(0, 1168, 1168), r.etr(0, 1168));
-    EXPECT_EQ(r.aux_head(0), 2336u);
+    EXPECT_EQ(c.runs[0].src_off, 1025u);
+    EXPECT_EQ(c.runs[0].src_bytes, 1025u);
+    EXPECT_EQ(c.record_offset, 1184u);
+    EXPECT_EQ(r.aux(0, 1184, 1184), r.etr(0, 1184));
+    EXPECT_EQ(r.aux_head(0), 2368u);
     ASSERT_EQ(r.etms[0].untraced().size(), 1u);
     EXPECT_EQ(r.etms[0].untraced()[0].first_count, 125u);
     EXPECT_EQ(r.etms[0].untraced()[0].counts, 250u);
     EXPECT_EQ(r.etms[0].untraced()[0].cause, UntracedCause::aux_disabled);
     EXPECT_EQ(r.driver->counters().harvests, 2u);
-    EXPECT_EQ(r.driver->counters().harvested_bytes, 2336u);
+    EXPECT_EQ(r.driver->counters().harvested_bytes, 2368u);
 }
 
 // The race of docs/aux-path.md ("A race in the shared sink"): CPU 0 harvests alone from
-// 1'000'000 (TMCReady 1'010'000, then 1168 bytes at 1 GB/s: done at 2'178'000) and drops
+// 1'000'000 (TMCReady 1'010'000, then 1184 bytes at 1 GB/s: done at 2'194'000) and drops
 // its reference only then (E8). CPU 1 starts at 1'500'000, in between: the same session's
 // sink only gains a reference (E3), stays stopped, and CPU 1's ETM (counts 187 .. 312 until
-// its stop at 2'500'000: 1014 bytes) has nowhere to go: sink_stopped, its start's 14 bytes
+// its stop at 2'500'000: 1025 bytes) has nowhere to go: sink_stopped, its start's 25 bytes
 // at once and the other 1000 at its stop. CPU 1 is then the last user: its harvest finds
 // the stopped sink, commits nothing and writes no record.
 TEST(CsEtmDriver, AStartDuringAnotherCpusHarvestFindsTheSinkStopped) {
@@ -628,20 +628,20 @@ TEST(CsEtmDriver, AStartDuringAnotherCpusHarvestFindsTheSinkStopped) {
                  r.stop(1);
              }});
     sc_core::sc_start();
-    EXPECT_EQ(cpu0_done, 2'178'000u);
+    EXPECT_EQ(cpu0_done, 2'194'000u);
     EXPECT_EQ(refs_at_cpu1_start, 2u);
     EXPECT_EQ(captures_at_cpu1_start, 1u);
-    EXPECT_EQ(r.etms[1].stream().size(), 1014u);
-    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x11, 0, 14, TraceLoss::sink_stopped},
-                                               {0x11, 14, 1000, TraceLoss::sink_stopped}}));
+    EXPECT_EQ(r.etms[1].stream().size(), 1025u);
+    EXPECT_EQ(r.obs.losses, (std::vector<Loss>{{0x11, 0, 25, TraceLoss::sink_stopped},
+                                               {0x11, 25, 1000, TraceLoss::sink_stopped}}));
     ASSERT_EQ(r.obs.commits.size(), 1u);
     EXPECT_EQ(r.obs.commits[0].aux, 0u);
-    EXPECT_EQ(r.obs.commits[0].size, 1168u);
+    EXPECT_EQ(r.obs.commits[0].size, 1184u);
     EXPECT_EQ(source_bytes(r.obs.commits[0], 0x11), 0u);
     EXPECT_EQ(r.outs[1].records.count(PERF_RECORD_AUX), 0u);
     EXPECT_EQ(r.aux_head(1), 0u);
     EXPECT_EQ(r.sink->refcnt(), 0u);
     EXPECT_EQ(r.driver->counters().harvests, 2u);
     EXPECT_EQ(r.driver->counters().harvest_skipped_shared, 0u);
-    EXPECT_EQ(r.driver->counters().harvested_bytes, 1168u);
+    EXPECT_EQ(r.driver->counters().harvested_bytes, 1184u);
 }
