@@ -8,10 +8,10 @@
 // by the tool (A9), and books the time its task ran untraced under the right cause.
 //
 // Common numbers: each ETM at 1e8 B/s, so C(t) = floor(t / 80'000) and a session from t0 to
-// t1 holds 14 + 8 * (C(t1) - C(t0)) bytes, ceil(that / 14) frames of 16 bytes in the sink;
-// an IPI takes 1 us, the irq_work 2 us, the ETR flush 1 us, and the driver copies at
-// 1e12 B/s (n bytes in n ps), so a harvest of a session ends kFlush + its bytes in ps after
-// the stop.
+// t1 holds 25 + 8 * (C(t1) - C(t0)) bytes (the ETMv4 start block, then count packets),
+// ceil(that / 14) frames of 16 bytes in the sink; an IPI takes 1 us, the irq_work 2 us, the
+// ETR flush 1 us, and the driver copies at 1e12 B/s (n bytes in n ps), so a harvest of a
+// session ends kFlush + its bytes in ps after the stop.
 #include "models/coresight/etr_sink.h"
 #include "models/kernel/cpu_state.h"
 #include "models/kernel/cs_etm_driver.h"
@@ -58,7 +58,7 @@ uint64_t count_at(Picos t) {
 // What a lone ETM's session [t0, t1) commits: its frames (all full but the last), and the
 // time from the stop to the commit.
 uint64_t harvest_bytes(Picos t0, Picos t1) {
-    const uint64_t bytes = 14 + 8 * (count_at(t1) - count_at(t0));
+    const uint64_t bytes = kStartSize + 8 * (count_at(t1) - count_at(t0));
     return (bytes + 13) / 14 * 16;
 }
 Picos harvest_time(Picos t0, Picos t1) {
@@ -241,14 +241,14 @@ TEST(CsEtmEvent, StaysOffUntilTheToolEnablesIt) {
     EXPECT_EQ(r.n().kernel_disables, 0u);
 }
 
-// C8: PERF_EVENT_IOC_DISABLE at 50 us reaches CPU 0 at 51 us; the stop harvests 14 + 8 *
-// (C(51 us) - C(2 us)) = 14 + 8 * (637 - 25) = 4910 bytes = 351 frames = 5616 bytes (TMCReady
-// at 52 us, copied by 52 us + 5616 ps) and only then does ioc_disable_sync return, with the
+// C8: PERF_EVENT_IOC_DISABLE at 50 us reaches CPU 0 at 51 us; the stop harvests 25 + 8 *
+// (C(51 us) - C(2 us)) = 25 + 8 * (637 - 25) = 4921 bytes = 352 frames = 5632 bytes (TMCReady
+// at 52 us, copied by 52 us + 5632 ps) and only then does ioc_disable_sync return, with the
 // commit's aux_head visible to the tool. The tool's enable after its snapshot restarts it
 // 1 us later without counting a re-enable (nothing disabled it but the tool), and the time
-// its task ran with the event off is untraced (stop_window): C(53 us + 5616 ps) - C(51 us) =
-// 662 - 637 = 25 counts. end() at 60 us stops it at 61 us (a session of 14 + 8 * (762 - 662)
-// = 814 bytes, 59 frames: 944 bytes) and returns at 62 us + 944 ps. After end(), an enable
+// its task ran with the event off is untraced (stop_window): C(53 us + 5632 ps) - C(51 us) =
+// 662 - 637 = 25 counts. end() at 60 us stops it at 61 us (a session of 25 + 8 * (762 - 662)
+// = 825 bytes, 59 frames: 944 bytes) and returns at 62 us + 944 ps. After end(), an enable
 // does nothing.
 TEST(CsEtmEvent, IocDisableSyncReturnsOnceTheEventHasStopped) {
     Rig r(cpu0_never_switched(), 0, 16384);
@@ -276,18 +276,18 @@ TEST(CsEtmEvent, IocDisableSyncReturnsOnceTheEventHasStopped) {
         wait_until(70 * kUs);
         running_after_end = r.event->running();
     });
-    EXPECT_EQ(returned, 52 * kUs + 5616);
+    EXPECT_EQ(returned, 52 * kUs + 5632);
     EXPECT_FALSE(running_at_return);
     EXPECT_EQ(stops_at_return, 1u);
     EXPECT_EQ(commits_at_return, 1u);
-    EXPECT_EQ(head_at_return, 5616u);
+    EXPECT_EQ(head_at_return, 5632u);
     EXPECT_EQ(r.etms[0].stopped_at(), 61 * kUs); // the last stop, from end()
     ASSERT_EQ(r.obs.commits.size(), 2u);
-    EXPECT_EQ(r.obs.commits[0].size, 5616u);
-    EXPECT_EQ(r.obs.commits[0].at, 52 * kUs + 5616);
+    EXPECT_EQ(r.obs.commits[0].size, 5632u);
+    EXPECT_EQ(r.obs.commits[0].at, 52 * kUs + 5632);
     EXPECT_EQ(r.obs.commits[1].size, 944u);
     EXPECT_TRUE(running_after_enable);
-    EXPECT_EQ(r.etms[0].started_at(), 53 * kUs + 5616);
+    EXPECT_EQ(r.etms[0].started_at(), 53 * kUs + 5632);
     EXPECT_EQ(end_returned, 62 * kUs + 944);
     EXPECT_FALSE(running_after_end);
     EXPECT_EQ(r.d().starts, 2u);
@@ -324,7 +324,7 @@ TEST(CsEtmEvent, ATaskBoundEventStopsAtEachSchedOut) {
     EXPECT_EQ(r.obs.commits[1].at, t + 180 * kUs + harvest_time(t + 100 * kUs, t + 180 * kUs));
     EXPECT_EQ(r.obs.commits[2].at, t + 251 * kUs + harvest_time(t + 200 * kUs, t + 251 * kUs));
     // The second session's bytes: a new capture, C(T + 100 us) .. C(T + 180 us).
-    const uint64_t second = 14 + 8 * (count_at(t + 180 * kUs) - count_at(t + 100 * kUs));
+    const uint64_t second = kStartSize + 8 * (count_at(t + 180 * kUs) - count_at(t + 100 * kUs));
     ASSERT_EQ(r.obs.commits[1].runs.size(), 1u);
     EXPECT_EQ(r.obs.commits[1].runs[0].src_bytes, second);
     EXPECT_EQ(r.obs.lost, 0u);
@@ -346,10 +346,10 @@ TEST(CsEtmEvent, ATaskBoundEventStopsAtEachSchedOut) {
 
 // A per-thread task on CPUs {0, 1}, moving every 50 us. The event starts on CPU 0 at 2 us;
 // at 50 us the task should be on CPU 1: the event stops on CPU 0 and harvests CPU 0's trace
-// only, 14 + 8 * (625 - 25) = 4814 bytes in 344 frames (5504 bytes, done at 51 us + 5504
+// only, 25 + 8 * (625 - 25) = 4825 bytes in 345 frames (5520 bytes, done at 51 us + 5520
 // ps), before the task moves and the event starts on CPU 1, with its own AUX_OUTPUT_HW_ID
 // (0x11) and ITRACE_START. The move is not a sched-out; the harvest the task waited for is
-// untraced on CPU 1's ETM: C(51 us + 5504 ps) - C(50 us) = 637 - 625 = 12 counts.
+// untraced on CPU 1's ETM: C(51 us + 5520 ps) - C(50 us) = 637 - 625 = 12 counts.
 TEST(CsEtmEvent, APerThreadEventFollowsItsTasksMigration) {
     SchedulerParams sp;
     sp.traced = {0, 1};
@@ -376,18 +376,18 @@ TEST(CsEtmEvent, APerThreadEventFollowsItsTasksMigration) {
     EXPECT_TRUE(etm1_at_51);
     EXPECT_EQ(r.etms[0].started_at(), 2 * kUs);
     EXPECT_EQ(r.etms[0].stopped_at(), 50 * kUs);
-    EXPECT_EQ(r.etms[1].started_at(), 51 * kUs + 5504);
+    EXPECT_EQ(r.etms[1].started_at(), 51 * kUs + 5520);
     EXPECT_EQ(r.etms[1].stopped_at(), 71 * kUs);
     ASSERT_EQ(r.obs.commits.size(), 2u);
-    EXPECT_EQ(r.obs.commits[0].at, 51 * kUs + 5504);
-    EXPECT_EQ(r.obs.commits[0].size, 5504u);
+    EXPECT_EQ(r.obs.commits[0].at, 51 * kUs + 5520);
+    EXPECT_EQ(r.obs.commits[0].size, 5520u);
     ASSERT_EQ(r.obs.commits[0].runs.size(), 1u);
     EXPECT_EQ(r.obs.commits[0].runs[0].trace_id, 0x10);
-    EXPECT_EQ(r.obs.commits[0].runs[0].src_bytes, 4814u);
+    EXPECT_EQ(r.obs.commits[0].runs[0].src_bytes, 4825u);
     ASSERT_EQ(r.obs.commits[1].runs.size(), 1u);
     EXPECT_EQ(r.obs.commits[1].runs[0].trace_id, 0x11);
     EXPECT_EQ(r.obs.commits[1].runs[0].src_bytes,
-              14 + 8 * (count_at(71 * kUs) - count_at(51 * kUs + 5504)));
+              kStartSize + 8 * (count_at(71 * kUs) - count_at(51 * kUs + 5520)));
     EXPECT_EQ(r.sink->captures(), 2u);
     EXPECT_EQ(r.records.types(),
               (std::vector<uint32_t>{PERF_RECORD_ITRACE_START, PERF_RECORD_AUX_OUTPUT_HW_ID,
@@ -541,10 +541,10 @@ TEST(CsEtmEvent, APinnedMoveStartsNothingUntilTheTaskHasMoved) {
         r.event->end(r.tool);
     });
     ASSERT_TRUE(begun);
-    // Stopped at 50 us and harvested by 51 us + 5504 ps; retried every 1 us from there, the
+    // Stopped at 50 us and harvested by 51 us + 5520 ps; retried every 1 us from there, the
     // move happens at the first retry after 55 us.
     EXPECT_EQ(r.etms[0].stopped_at(), 50 * kUs);
-    EXPECT_EQ(r.etms[1].started_at(), 55 * kUs + 5504);
+    EXPECT_EQ(r.etms[1].started_at(), 55 * kUs + 5520);
     EXPECT_EQ(r.d().starts, 2u);
     EXPECT_EQ(r.d().stops, 2u);
     EXPECT_EQ(r.records.count(PERF_RECORD_ITRACE_START), 2u);
