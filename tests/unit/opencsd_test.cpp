@@ -11,6 +11,7 @@
 #include "models/coresight/etm_program.h"
 #include "models/coresight/etm_stream.h"
 #include "models/coresight/formatter.h"
+#include "platform/export/perf_data_session.h"
 
 #include <gtest/gtest.h>
 
@@ -48,9 +49,10 @@ std::string hex(uint64_t v) {
     return buf;
 }
 
-// One ETM and one core per trace ID; the ETM registers are those of a Cortex-A57's ETMv4.0
-// (TRCIDR0-2 as OpenCSD's Juno snapshots have them), TRCCONFIGR.TS (bit 11) set: timestamps on,
-// no cycle counts, no Context ID or VMID.
+// One ETM and one core per trace ID; the ETM registers are the ones ringsim writes into
+// perf.data's AUXTRACE_INFO (platform/export/perf_data_session.h: an ETMv4.2, 64-bit
+// timestamps and addresses, no VMID), so that OpenCSD decodes here what perf decodes there;
+// TRCCONFIGR.TS (bit 11) set: timestamps on, no cycle counts, no Context ID or VMID.
 void write_snapshot(const fs::path& dir, const std::vector<uint8_t>& etr) {
     std::ostringstream devices, cores, sources;
     for (size_t i = 0; i < std::size(kIds); ++i) {
@@ -63,17 +65,18 @@ void write_snapshot(const fs::path& dir, const std::vector<uint8_t>& etr) {
                        "PC(size:64)=" + hex(loop_base(kIds[i])) + "\n\n[dump1]\nfile=" + cpu +
                        ".bin\naddress=" + hex(loop_base(kIds[i])) +
                        "\nlength=" + hex(4 * kLoopInstructions) + "\n");
-        write_file(dir / (etm + ".ini"), "[device]\nname=" + etm +
-                                             "\nclass=trace_source\ntype=ETM4\n\n[regs]\n"
-                                             "TRCCONFIGR(0x004)=0x00000800\n"
-                                             "TRCTRACEIDR(0x010)=" +
-                                             hex(kIds[i]) +
-                                             "\nTRCIDR0(0x178)=0x28000EA1\n"
-                                             "TRCIDR1(0x179)=0x4100F403\n"
-                                             "TRCIDR2(0x17A)=0x00000488\n"
-                                             "TRCIDR8(0x180)=0x0\nTRCIDR9(0x181)=0x0\n"
-                                             "TRCIDR10(0x182)=0x0\nTRCIDR11(0x183)=0x0\n"
-                                             "TRCIDR12(0x184)=0x0\nTRCIDR13(0x185)=0x0\n");
+        write_file(dir / (etm + ".ini"),
+                   "[device]\nname=" + etm +
+                       "\nclass=trace_source\ntype=ETM4\n\n[regs]\n"
+                       "TRCCONFIGR(0x004)=" +
+                       hex(ringsim::platform::kTrcConfigTs) + "\nTRCTRACEIDR(0x010)=" +
+                       hex(kIds[i]) + "\nTRCIDR0(0x178)=" + hex(ringsim::platform::kTrcIdr0) +
+                       "\nTRCIDR1(0x179)=" + hex(ringsim::platform::kTrcIdr1) +
+                       "\nTRCIDR2(0x17A)=" + hex(ringsim::platform::kTrcIdr2) +
+                       "\nTRCIDR8(0x180)=" + hex(ringsim::platform::kTrcIdr8) +
+                       "\nTRCIDR9(0x181)=0x0\n"
+                       "TRCIDR10(0x182)=0x0\nTRCIDR11(0x183)=0x0\n"
+                       "TRCIDR12(0x184)=0x0\nTRCIDR13(0x185)=0x0\n");
         sources << etm << "=ETR_0\n";
         cores << cpu << "=" << etm << "\n";
     }
