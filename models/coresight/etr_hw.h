@@ -37,6 +37,7 @@
 #include "models/common/types.h"
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -122,7 +123,9 @@ private:
     Picos m_ready_at = 0;
     bool m_memerr = false;
     uint64_t m_arrived = 0;
-    std::vector<State> m_states; // the current capture, one per arrival instant, by time
+    // The current capture, one per arrival instant, by time: the enable, then the newest
+    // kStatesKept - 1 (a deque: forgetting the oldest after the enable moves one entry).
+    std::deque<State> m_states;
     // Arrivals kept for reads of past times: the enable plus the latest ones; a read between
     // two forgotten arrivals is a ModelError.
     static constexpr size_t kStatesKept = 1024;
