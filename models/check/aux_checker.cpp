@@ -232,11 +232,11 @@ std::optional<uint64_t> AuxChecker::source_offset(const Aux& a, uint8_t id, uint
         if (frame < k.data_off || frame >= k.c.aux_off + k.c.size) continue;
         const uint64_t f = (frame - k.data_off) / kFrame;
         if (f < k.log.first_kept() || f >= k.log.frames()) return std::nullopt;
-        m_frame_runs.clear();
-        k.log.runs_in(f, 1, m_frame_runs);
-        for (const FrameRun& r : m_frame_runs)
-            if (r.trace_id == id) return r.src_off;
-        return std::nullopt;
+        const FrameRun* r = k.log.run_of(f, id);
+        if (!r) return std::nullopt;
+        // Where frame f's bytes of the run start in the source (runs_in's clipping).
+        return r->src_off +
+               (std::max(f, r->first_frame) - r->first_frame) * coresight::kFrameSourceBytes;
     }
     return std::nullopt;
 }

@@ -118,7 +118,6 @@ private:
     size_t m_keep;
     std::vector<Violation> m_violations;
     std::vector<uint8_t> m_expect;
-    mutable std::vector<coresight::FrameRun> m_frame_runs; // source_offset's scratch
 };
 
 } // namespace ringsim::models

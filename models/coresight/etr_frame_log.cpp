@@ -127,9 +127,7 @@ void EtrFrameLog::check_range(uint64_t first, uint64_t n, const char* what) cons
 template <typename F> void EtrFrameLog::for_each_clipped(uint64_t first, uint64_t n, F&& f) const {
     if (n == 0) return;
     const uint64_t end = first + n;
-    auto it = std::upper_bound(m_runs.begin(), m_runs.end(), first,
-                               [](uint64_t fr, const FrameRun& r) { return fr < r.first_frame; });
-    --it; // m_runs covers [first_kept(), frames()) without holes
+    auto it = m_runs.begin() + std::ptrdiff_t(last_run_from(first));
     for (; it != m_runs.end() && it->first_frame < end; ++it) {
         const FrameRun& r = *it;
         const uint64_t a = std::max(first, r.first_frame);
@@ -138,6 +136,28 @@ template <typename F> void EtrFrameLog::for_each_clipped(uint64_t first, uint64_
         f(FrameRun{a, b - a, r.trace_id, r.src_off + skipped,
                    std::min(r.src_bytes - skipped, (b - a) * kFrameSourceBytes)});
     }
+}
+
+size_t EtrFrameLog::last_run_from(uint64_t frame) const {
+    // m_runs covers [first_kept(), frames()) without holes: such a run exists.
+    auto is_it = [this, frame](size_t i) {
+        return i < m_runs.size() && m_runs[i].first_frame <= frame &&
+               (i + 1 == m_runs.size() || m_runs[i + 1].first_frame > frame);
+    };
+    for (const size_t i : {m_hint, m_hint + 1})
+        if (is_it(i)) return m_hint = i;
+    const auto it =
+        std::upper_bound(m_runs.begin(), m_runs.end(), frame,
+                         [](uint64_t fr, const FrameRun& r) { return fr < r.first_frame; });
+    return m_hint = size_t(it - m_runs.begin()) - 1;
+}
+
+const FrameRun* EtrFrameLog::run_of(uint64_t frame, uint8_t id) const {
+    check_range(frame, 1, "run_of");
+    // The runs runs_in(frame, 1) visits: from the last one starting at or before it.
+    for (size_t i = last_run_from(frame); i < m_runs.size() && m_runs[i].first_frame <= frame; ++i)
+        if (m_runs[i].trace_id == id) return &m_runs[i];
+    return nullptr;
 }
 
 void EtrFrameLog::runs_in(uint64_t first, uint64_t n, std::vector<FrameRun>& out) const {

@@ -61,6 +61,9 @@ public:
     // range (a clipped partial last frame keeps its partial byte count), oldest first, appended
     // to out. ModelError unless first_kept() <= first and first+n <= frames().
     void runs_in(uint64_t first, uint64_t n, std::vector<FrameRun>& out) const;
+    // The first run of trace ID `id` that runs_in(frame, 1) gives, whole (not clipped to
+    // the frame); null when none. Same range rule.
+    const FrameRun* run_of(uint64_t frame, uint8_t id) const;
     // Forgets frames before `frame` (overwritten in the circular buffer); runs_in/materialize
     // before it are then invalid. frame is clipped to frames().
     void forget_before(uint64_t frame);
@@ -80,6 +83,10 @@ private:
     template <typename F> void for_each_clipped(uint64_t first, uint64_t n, F&& f) const;
 
     std::deque<FrameRun> m_runs;
+    // The run the last lookup found: decoding asks frame after frame, so the next answer is
+    // almost always it or the one after (a hint only: every use checks it).
+    mutable size_t m_hint = 0;
+    size_t last_run_from(uint64_t frame) const; // the last run starting at or before frame
     uint64_t m_frames = 0;
     uint64_t m_forgotten = 0;
 };
