@@ -139,10 +139,19 @@ check_packages() {
 
 # Runs a daemon in the foreground of a background job, so $! is its pid; stdio goes to its log.
 launch() {
-  local name=$1
+  local name=$1 pid i
   shift
   setsid "$@" </dev/null >>"$state/log/$name.out" 2>&1 &
-  echo $! >"$pids/$name"
+  pid=$!
+  echo "$pid" >"$pids/$name"
+  # Until it has exec'd the daemon, the child is a copy of this shell, whose command line
+  # does not name $state: live_pid would take a loaded machine's slow exec for a death
+  # (seen in CI). Wait for the daemon's command line, a bounded while.
+  for ((i = 0; i < 100; i++)); do
+    live_pid "$name" >/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || return 0 # it died: the start's checks say so
+    sleep 0.05
+  done
 }
 
 start_all() {
