@@ -6,11 +6,6 @@ namespace ringsim::platform::perf_data {
 
 namespace {
 
-template <typename T> void put(Bytes& out, T v) {
-    const auto* b = reinterpret_cast<const uint8_t*>(&v);
-    out.insert(out.end(), b, b + sizeof v);
-}
-
 void put_section(Bytes& out, Section s) {
     put<uint64_t>(out, s.offset);
     put<uint64_t>(out, s.size);

@@ -73,6 +73,18 @@ struct FileHeader {
     std::vector<Feature> features; // the adds_features bits
 };
 
+// A value's bytes as the file holds them (little-endian, as the host writes them).
+template <typename T> void put(Bytes& out, T v) {
+    const auto* b = reinterpret_cast<const uint8_t*>(&v);
+    out.insert(out.end(), b, b + sizeof v);
+}
+// struct perf_event_header {type, misc 0, size}.
+inline void put_header(Bytes& out, uint32_t type, uint64_t size) {
+    put<uint32_t>(out, type);
+    put<uint16_t>(out, 0);
+    put<uint16_t>(out, uint16_t(size));
+}
+
 void put_file_header(Bytes& out, const FileHeader& h);
 // struct perf_file_attr {attr, ids section} for each evsel.
 void put_file_attr(Bytes& out, const perf_event_attr& attr, Section ids);

@@ -5,17 +5,15 @@
 
 namespace ringsim::platform {
 
+using perf_data::put;
+using perf_data::put_header;
+
 namespace {
 
 constexpr uint64_t kEtmV4Magic = 0x4040404040404040ull; // __perf_cs_etmv4_magic
 constexpr uint64_t kCsHeaderVersion = 1;                // CS_HEADER_CURRENT_VERSION
 constexpr uint64_t kEtmV4TrcParams = 7;                 // TRCCONFIGR .. TRCAUTHSTATUS
 constexpr unsigned kEtmOptTs = 28;                      // ETM_OPT_TS in attr.config
-
-template <typename T> void put(perf_data::Bytes& out, T v) {
-    const auto* b = reinterpret_cast<const uint8_t*>(&v);
-    out.insert(out.end(), b, b + sizeof v);
-}
 
 perf_event_attr base_attr(const PerfDataInputs& in) {
     perf_event_attr a{};
@@ -48,9 +46,7 @@ perf_data::Bytes auxtrace_info(const PerfDataInputs& in) {
     }
     perf_data::Bytes r;
     const uint64_t size = 8 + 8 + priv.size(); // header, u32 type, u32 reserved, priv[]
-    put<uint32_t>(r, models::perf::kRecordAuxtraceInfo);
-    put<uint16_t>(r, 0);
-    put<uint16_t>(r, uint16_t(size));
+    put_header(r, models::perf::kRecordAuxtraceInfo, size);
     put<uint32_t>(r, kAuxtraceCsEtm);
     put<uint32_t>(r, 0);
     r.insert(r.end(), priv.begin(), priv.end());

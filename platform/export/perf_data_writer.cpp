@@ -12,21 +12,12 @@ namespace ringsim::platform {
 
 using perf_data::Bytes;
 using perf_data::Feature;
+using perf_data::put;
+using perf_data::put_header;
 
 namespace {
 
 constexpr uint64_t kAuxtraceRecordSize = 48; // struct perf_record_auxtrace
-
-template <typename T> void put(Bytes& out, T v) {
-    const auto* b = reinterpret_cast<const uint8_t*>(&v);
-    out.insert(out.end(), b, b + sizeof v);
-}
-
-void put_header(Bytes& out, uint32_t type, uint64_t size) {
-    put<uint32_t>(out, type);
-    put<uint16_t>(out, 0);
-    put<uint16_t>(out, uint16_t(size));
-}
 
 // Where the data section starts: after the header, every evsel's ids and the attrs.
 uint64_t ids_bytes(const std::vector<perf_data::Evsel>& evsels) {
