@@ -43,9 +43,9 @@ struct Args {
     std::vector<std::string> argv;     // as typed, for perf.data's CMDLINE
 };
 
-// Parses the arguments after the command; false (after saying why) on a bad flag.
-bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bool with_run,
-                Args& a) {
+// The flags of `validate` (with_run false) and `run`, bound to `a`: one table for the
+// parser and for run_flags(), which a test holds against the usage text.
+po::options_description options_for(bool with_run, Args& a) {
     po::options_description opts;
     opts.add_options()("set", po::value<std::vector<std::string>>(&a.sets)->composing(),
                        "override a scenario key")("scenario", po::value<std::string>(&a.scenario));
@@ -56,6 +56,13 @@ bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bo
             "timeline-window", po::value<std::string>(&a.timeline_window),
             "FROM:TO")("series", po::value<std::string>(), "series.csv interval")(
             "perf-data", po::value<std::string>(&a.perf_data), "perf.data file to write");
+    return opts;
+}
+
+// Parses the arguments after the command; false (after saying why) on a bad flag.
+bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bool with_run,
+                Args& a) {
+    const po::options_description opts = options_for(with_run, a);
     po::positional_options_description pos;
     pos.add("scenario", 1);
     try {
@@ -222,6 +229,15 @@ int cmd_validate(const Args& a) {
 }
 
 } // namespace
+
+std::vector<std::string> run_flags() {
+    Args a;
+    std::vector<std::string> out;
+    const po::options_description opts = options_for(true, a);
+    for (const auto& o : opts.options())
+        if (o->long_name() != "scenario") out.push_back("--" + o->long_name());
+    return out;
+}
 
 int run_cli(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);

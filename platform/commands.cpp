@@ -21,7 +21,8 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> all = {
         {"run",
          {"run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
-          "[--timeline FILE [--timeline-window FROM:TO]] [--series INTERVAL]"},
+          "[--timeline FILE [--timeline-window FROM:TO]] [--series INTERVAL]\n"
+          "[--perf-data FILE]"},
          "simulate; write DIR/stats.json and DIR/run.json, print a summary",
          "  --timeline FILE    also write the memory operations (of FROM..TO, e.g. 1ms:1.2ms)\n"
          "                     as a trace for ui.perfetto.dev (docs/timeline.md)\n"

@@ -5,6 +5,7 @@
 #include "models/kernel/perf_records.h"
 #include "models/user/record_parser.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
@@ -57,7 +58,7 @@ bool PerfDataWriter::open(const std::string& path) {
     m_path = path;
     m_file.open(path, std::ios::binary | std::ios::trunc);
     if (!m_file) {
-        m_error = "cannot create " + path;
+        m_error = "cannot create " + path + ": " + std::strerror(errno);
         return false;
     }
     // The header is written last, when the sections are known; the ids and attrs now.

@@ -1,9 +1,12 @@
 // platform/commands.h: every command's usage comes from the one table, and what ringsim
 // prints on a bad flag is that command's usage, with the shared exit code 2.
+#include "platform/cli.h"
 #include "platform/commands.h"
 #include "tests/support/ringsim_run.h"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 namespace {
 
@@ -33,6 +36,30 @@ TEST(Commands, ABadFlagPrintsThatCommandsUsageAndExitsTwo) {
         EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
         EXPECT_NE(r.err.find("usage: ringsim " + cmd), std::string::npos) << cmd << ": " << r.err;
     }
+}
+
+// A flag the parser takes but the usage does not show is a flag nobody finds.
+TEST(Commands, RunsUsageShowsEveryFlagItsParserAccepts) {
+    const std::string own = usage("run");
+    const auto flags = ringsim::platform::run_flags();
+    EXPECT_GE(flags.size(), 7u);
+    for (const std::string& flag : flags)
+        EXPECT_NE(own.find(flag + " "), std::string::npos) << flag << " missing from\n" << own;
+}
+
+// --perf-data into a place that cannot be written: exit 2 before simulating, with the
+// reason from the system, and no run directory filled.
+TEST(Commands, AnUnwritablePerfDataPathExitsTwoWithTheReason) {
+    const std::string out = ::testing::TempDir() + "/unwritable-perf-data";
+    const auto r = ringsim::testing_support::run_command(
+        std::string(RINGSIM_BINARY) + " run " + RINGSIM_SOURCE_DIR +
+        "/scenarios/quickstart.json --out " + out + " --perf-data /nonexistent-dir/perf.data");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--perf-data: cannot create /nonexistent-dir/perf.data: No such file or "
+                         "directory"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out + "/stats.json"));
 }
 
 } // namespace
