@@ -4,6 +4,8 @@
 #include "platform/config/units.h"
 #include "platform/stat_paths.h"
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -96,6 +98,11 @@ json run_json(const Platform& p, const RunInfo& info) {
                                    t.count("aux.bytes.corrupted") >
                                0;
     out["completed"] = p.finished();
+    // The host memory the process held at its peak, so far (getrusage: KiB on Linux). The
+    // simulated buffers count only for the pages the run touched (models/memory/anon_bytes.h).
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    out["peak_rss_bytes"] = uint64_t(ru.ru_maxrss) * 1024;
     // What perf report will print about the perf.data of this run (--perf-data writes it).
     const PerfReportLines lines = perf_report_lines(p.perf_data());
     out["perf_report"] = {

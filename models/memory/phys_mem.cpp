@@ -8,17 +8,24 @@ namespace ringsim::models {
 
 Addr PhysicalMemory::allocate(const std::string& name, uint64_t size, uint64_t align) {
     const Addr base = (m_next + align - 1) & ~(align - 1);
-    m_regions.push_back(Region{name, base, std::vector<uint8_t>(size, 0)});
+    m_regions.push_back(Region{name, base, AnonBytes(size)});
     m_next = base + size;
     return base;
 }
 
 const PhysicalMemory::Region& PhysicalMemory::region_of(Addr addr, uint64_t n) const {
+    if (m_last < m_regions.size()) {
+        const Region& r = m_regions[m_last];
+        if (addr >= r.base && addr + n <= r.base + r.bytes.size()) return r;
+    }
     auto it = std::upper_bound(m_regions.begin(), m_regions.end(), addr,
                                [](Addr a, const Region& r) { return a < r.base; });
     if (it != m_regions.begin()) {
         const Region& r = *std::prev(it);
-        if (addr + n <= r.base + r.bytes.size()) return r;
+        if (addr + n <= r.base + r.bytes.size()) {
+            m_last = size_t(std::prev(it) - m_regions.begin());
+            return r;
+        }
     }
     std::ostringstream msg;
     msg << "memory access [0x" << std::hex << addr << ", 0x" << addr + n
