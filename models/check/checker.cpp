@@ -57,7 +57,8 @@ struct Checker::Stream : RecordObserver {
                           const RecordStores& stores) override {
         LedgerEntry e;
         e.pos = pos;
-        e.bytes = bytes;
+        e.bytes = ledger.spare_bytes();
+        e.bytes.assign(bytes.begin(), bytes.end());
         e.lost = lost;
         e.stored_at_ps = sim_now();
         e.stores = stores;
@@ -466,14 +467,14 @@ void Checker::finish() {
     for (auto& sp : m_streams) {
         Stream& s = *sp;
         BufferStats& st = *s.buf.stats;
-        for (const auto& [key, e] : s.ledger.entries()) {
+        s.ledger.for_each_unread([&st](const LedgerEntry& e) {
             if (e.is_lost_record()) {
                 st.lost_unreported += e.lost;
             } else {
                 ++st.records_unread;
                 st.bytes_unread += e.bytes.size();
             }
-        }
+        });
         st.lost_unreported += s.buf.rb->pending_lost();
 
         // Every record the workload produced is accounted for exactly once.

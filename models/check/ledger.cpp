@@ -1,6 +1,57 @@
 #include "models/check/ledger.h"
 
+#include <algorithm>
+
 namespace ringsim::models {
+
+namespace {
+
+constexpr size_t kSpareKept = 256; // byte vectors kept for reuse
+
+} // namespace
+
+Ledger::Slots::iterator Ledger::locate(Slots& slots, uint64_t k) {
+    return std::lower_bound(slots.begin(), slots.end(), k,
+                            [](const Slot& s, uint64_t key) { return s.key < key; });
+}
+
+Ledger::Slots::const_iterator Ledger::locate(const Slots& slots, uint64_t k) {
+    return std::lower_bound(slots.begin(), slots.end(), k,
+                            [](const Slot& s, uint64_t key) { return s.key < key; });
+}
+
+void Ledger::place(Slots& slots, uint64_t k, LedgerEntry&& e) {
+    if (slots.empty() || slots.back().key < k) {
+        slots.push_back(Slot{k, false, std::move(e)});
+        return;
+    }
+    const auto it = locate(slots, k);
+    if (it != slots.end() && it->key == k) {
+        it->gone = false;
+        it->e = std::move(e);
+        return;
+    }
+    slots.insert(it, Slot{k, false, std::move(e)});
+}
+
+void Ledger::trim_gone() {
+    while (!m_entries.empty() && m_entries.front().gone)
+        m_entries.pop_front();
+    while (!m_entries.empty() && m_entries.back().gone)
+        m_entries.pop_back();
+}
+
+void Ledger::recycle(std::vector<uint8_t>&& bytes) {
+    if (m_spare.size() < kSpareKept && bytes.capacity()) m_spare.push_back(std::move(bytes));
+}
+
+std::vector<uint8_t> Ledger::spare_bytes() {
+    if (m_spare.empty()) return {};
+    std::vector<uint8_t> v = std::move(m_spare.back());
+    m_spare.pop_back();
+    v.clear();
+    return v;
+}
 
 std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
     std::vector<LedgerEntry> lapped;
@@ -9,8 +60,9 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
     // exceeds the buffer size; entries are in production order, so stop at the first that
     // does not.
     const uint64_t p = e.pos, s = e.bytes.size();
-    for (auto it = m_entries.begin(); it != m_entries.end();) {
-        LedgerEntry& old = it->second;
+    for (Slot& slot : m_entries) {
+        if (slot.gone) continue;
+        LedgerEntry& old = slot.e;
         const uint64_t span = m_backward ? old.pos + old.bytes.size() - p : p + s - old.pos;
         if (span <= m_size) break;
         if (!retire_lapped) {
@@ -18,42 +70,47 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
                 old.overwriter = e.stores;
                 old.overwritten_at_ps = e.stored_at_ps;
             }
-            ++it;
             continue;
         }
         lapped.push_back(std::move(old));
-        it = m_entries.erase(it);
+        slot.gone = true;
     }
-    const uint64_t k = key(e.pos);
-    m_entries[k] = std::move(e);
+    trim_gone();
+    place(m_entries, key(e.pos), std::move(e));
     return lapped;
 }
 
 void Ledger::forget_overwriter(uint64_t header_store) {
-    for (auto& [key, e] : m_entries)
-        if (e.overwriter.header == header_store) {
-            e.overwriter = RecordStores{};
-            e.overwritten_at_ps = 0;
+    for (Slot& s : m_entries)
+        if (!s.gone && s.e.overwriter.header == header_store) {
+            s.e.overwriter = RecordStores{};
+            s.e.overwritten_at_ps = 0;
         }
 }
 
 const LedgerEntry* Ledger::find(uint64_t pos) const {
-    auto it = m_entries.find(key(pos));
-    return it == m_entries.end() ? nullptr : &it->second;
+    const uint64_t k = key(pos);
+    // The usual case: the consumer reads the oldest entry.
+    if (!m_entries.empty() && m_entries.front().key == k) return &m_entries.front().e;
+    const auto it = locate(m_entries, k);
+    return it == m_entries.end() || it->key != k || it->gone ? nullptr : &it->e;
 }
 
 LedgerEntry Ledger::take(uint64_t pos) {
-    auto it = m_entries.find(key(pos));
-    LedgerEntry e = std::move(it->second);
-    m_entries.erase(it);
+    const uint64_t k = key(pos);
+    const auto it =
+        !m_entries.empty() && m_entries.front().key == k ? m_entries.begin() : locate(m_entries, k);
+    LedgerEntry e = std::move(it->e);
+    it->gone = true;
+    trim_gone();
     return e;
 }
 
 std::vector<uint64_t> Ledger::older_than(uint64_t pos) const {
     std::vector<uint64_t> out;
     const uint64_t k = key(pos);
-    for (auto it = m_entries.begin(); it != m_entries.end() && it->first < k; ++it)
-        out.push_back(it->second.pos);
+    for (auto it = m_entries.begin(); it != m_entries.end() && it->key < k; ++it)
+        if (!it->gone) out.push_back(it->e.pos);
     return out;
 }
 
@@ -66,20 +123,18 @@ void Ledger::mark_read(uint64_t pos) {
     m_any_read = true;
 }
 
-} // namespace ringsim::models
-
-namespace ringsim::models {
-
 void Ledger::keep_delivered(LedgerEntry e) {
     const uint64_t k = key(e.pos);
-    m_delivered[k] = std::move(e);
-    while (!m_delivered.empty() && k - m_delivered.begin()->first > 2 * m_size)
-        m_delivered.erase(m_delivered.begin());
+    place(m_delivered, k, std::move(e));
+    while (!m_delivered.empty() && k - m_delivered.front().key > 2 * m_size) {
+        recycle(std::move(m_delivered.front().e.bytes));
+        m_delivered.pop_front();
+    }
 }
 
 const LedgerEntry* Ledger::find_delivered(uint64_t pos) const {
-    auto it = m_delivered.find(key(pos));
-    return it == m_delivered.end() ? nullptr : &it->second;
+    const auto it = locate(m_delivered, key(pos));
+    return it == m_delivered.end() || it->key != key(pos) ? nullptr : &it->e;
 }
 
 } // namespace ringsim::models

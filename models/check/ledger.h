@@ -6,7 +6,7 @@
 #include "models/kernel/perf_buffer.h"
 
 #include <cstdint>
-#include <map>
+#include <deque>
 #include <vector>
 
 namespace ringsim::models {
@@ -36,12 +36,12 @@ public:
     // Records a stored record. The unread entries it lands on are returned (oldest first)
     // and forgotten when the buffer is in overwrite mode, where that is the point; otherwise
     // they are kept and marked with their overwriter, for the checker to explain when it meets
-    // them (A or D missing).
+    // them (A or D missing). A record stored where one is already recorded replaces it.
     std::vector<LedgerEntry> store(LedgerEntry e, bool retire_lapped);
 
     // The entry stored at `pos`, or null.
     const LedgerEntry* find(uint64_t pos) const;
-    // Removes the entry at `pos` and returns it.
+    // Removes the entry at `pos` (which must be here) and returns it.
     LedgerEntry take(uint64_t pos);
     // A record whose stores were squashed (A off) overwrote nothing: entries that named
     // its header store as their overwriter no longer do.
@@ -52,22 +52,48 @@ public:
     bool already_passed(uint64_t pos) const;
     void mark_read(uint64_t pos);
 
-    const std::map<uint64_t, LedgerEntry>& entries() const { return m_entries; }
+    // Calls f(entry) for every entry still unread, in production order.
+    template <class F> void for_each_unread(F f) const {
+        for (const Slot& s : m_entries)
+            if (!s.gone) f(s.e);
+    }
 
     // Delivered entries stay findable for one more buffer length, so that a record delivered
     // twice (perf_mmap__push's double data_head read, C4) can be verified byte for byte.
     void keep_delivered(LedgerEntry e);
     const LedgerEntry* find_delivered(uint64_t pos) const;
 
+    // A byte vector to fill for the next entry: one that a forgotten entry no longer needs,
+    // with its capacity, so that a run in steady state stores records without allocating.
+    std::vector<uint8_t> spare_bytes();
+
 private:
     // Production order: forward buffers grow, backward buffers shrink (R4); the key makes
     // both ascend.
     uint64_t key(uint64_t pos) const { return m_backward ? uint64_t(0) - pos : pos; }
 
+    // Entries in ascending key order. Records are nearly always stored in production order
+    // and read oldest first, so a deque sorted by key takes both at its ends (a nested writer
+    // that finishes first is the rare insertion in the middle); an entry taken out of the
+    // middle leaves a slot marked gone until the ends reach it. Lookups are binary searches.
+    struct Slot {
+        uint64_t key = 0;
+        bool gone = false;
+        LedgerEntry e;
+    };
+    using Slots = std::deque<Slot>;
+    static Slots::iterator locate(Slots& slots, uint64_t k);
+    static Slots::const_iterator locate(const Slots& slots, uint64_t k);
+    // Puts `e` at key `k` (replacing what is there), in order.
+    static void place(Slots& slots, uint64_t k, LedgerEntry&& e);
+    void trim_gone();
+    void recycle(std::vector<uint8_t>&& bytes);
+
     uint64_t m_size;
     bool m_backward;
-    std::map<uint64_t, LedgerEntry> m_entries;
-    std::map<uint64_t, LedgerEntry> m_delivered;
+    Slots m_entries;
+    Slots m_delivered; // never gone: they leave from the front, past the window
+    std::vector<std::vector<uint8_t>> m_spare;
     bool m_any_read = false;
     uint64_t m_last_read_key = 0;
 };
