@@ -10,14 +10,8 @@ constexpr size_t kSpareKept = 256; // byte vectors kept for reuse
 
 } // namespace
 
-Ledger::Slots::iterator Ledger::locate(Slots& slots, uint64_t k) {
-    return std::lower_bound(slots.begin(), slots.end(), k,
-                            [](const Slot& s, uint64_t key) { return s.key < key; });
-}
-
-Ledger::Slots::const_iterator Ledger::locate(const Slots& slots, uint64_t k) {
-    return std::lower_bound(slots.begin(), slots.end(), k,
-                            [](const Slot& s, uint64_t key) { return s.key < key; });
+size_t Ledger::locate(const Slots& slots, uint64_t k) {
+    return slots.lower_bound(k, [](const Slot& s, uint64_t key) { return s.key < key; });
 }
 
 void Ledger::place(Slots& slots, uint64_t k, LedgerEntry&& e) {
@@ -25,13 +19,13 @@ void Ledger::place(Slots& slots, uint64_t k, LedgerEntry&& e) {
         slots.push_back(Slot{k, false, std::move(e)});
         return;
     }
-    const auto it = locate(slots, k);
-    if (it != slots.end() && it->key == k) {
-        it->gone = false;
-        it->e = std::move(e);
+    const size_t i = locate(slots, k);
+    if (i < slots.size() && slots[i].key == k) {
+        slots[i].gone = false;
+        slots[i].e = std::move(e);
         return;
     }
-    slots.insert(it, Slot{k, false, std::move(e)});
+    slots.insert_at(i, Slot{k, false, std::move(e)});
 }
 
 void Ledger::trim_gone() {
@@ -60,7 +54,8 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
     // exceeds the buffer size; entries are in production order, so stop at the first that
     // does not.
     const uint64_t p = e.pos, s = e.bytes.size();
-    for (Slot& slot : m_entries) {
+    for (size_t i = 0; i < m_entries.size(); ++i) {
+        Slot& slot = m_entries[i];
         if (slot.gone) continue;
         LedgerEntry& old = slot.e;
         const uint64_t span = m_backward ? old.pos + old.bytes.size() - p : p + s - old.pos;
@@ -81,27 +76,29 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
 }
 
 void Ledger::forget_overwriter(uint64_t header_store) {
-    for (Slot& s : m_entries)
-        if (!s.gone && s.e.overwriter.header == header_store) {
-            s.e.overwriter = RecordStores{};
-            s.e.overwritten_at_ps = 0;
+    for (size_t i = 0; i < m_entries.size(); ++i) {
+        LedgerEntry& e = m_entries[i].e;
+        if (!m_entries[i].gone && e.overwriter.header == header_store) {
+            e.overwriter = RecordStores{};
+            e.overwritten_at_ps = 0;
         }
+    }
 }
 
 const LedgerEntry* Ledger::find(uint64_t pos) const {
     const uint64_t k = key(pos);
     // The usual case: the consumer reads the oldest entry.
     if (!m_entries.empty() && m_entries.front().key == k) return &m_entries.front().e;
-    const auto it = locate(m_entries, k);
-    return it == m_entries.end() || it->key != k || it->gone ? nullptr : &it->e;
+    const size_t i = locate(m_entries, k);
+    return i == m_entries.size() || m_entries[i].key != k || m_entries[i].gone ? nullptr
+                                                                               : &m_entries[i].e;
 }
 
 LedgerEntry Ledger::take(uint64_t pos) {
     const uint64_t k = key(pos);
-    const auto it =
-        !m_entries.empty() && m_entries.front().key == k ? m_entries.begin() : locate(m_entries, k);
-    LedgerEntry e = std::move(it->e);
-    it->gone = true;
+    Slot& slot = m_entries.front().key == k ? m_entries.front() : m_entries[locate(m_entries, k)];
+    LedgerEntry e = std::move(slot.e);
+    slot.gone = true;
     trim_gone();
     return e;
 }
@@ -109,8 +106,8 @@ LedgerEntry Ledger::take(uint64_t pos) {
 std::vector<uint64_t> Ledger::older_than(uint64_t pos) const {
     std::vector<uint64_t> out;
     const uint64_t k = key(pos);
-    for (auto it = m_entries.begin(); it != m_entries.end() && it->key < k; ++it)
-        if (!it->gone) out.push_back(it->e.pos);
+    for (size_t i = 0; i < m_entries.size() && m_entries[i].key < k; ++i)
+        if (!m_entries[i].gone) out.push_back(m_entries[i].e.pos);
     return out;
 }
 
@@ -133,8 +130,9 @@ void Ledger::keep_delivered(LedgerEntry e) {
 }
 
 const LedgerEntry* Ledger::find_delivered(uint64_t pos) const {
-    const auto it = locate(m_delivered, key(pos));
-    return it == m_delivered.end() || it->key != key(pos) ? nullptr : &it->e;
+    const uint64_t k = key(pos);
+    const size_t i = locate(m_delivered, k);
+    return i == m_delivered.size() || m_delivered[i].key != k ? nullptr : &m_delivered[i].e;
 }
 
 } // namespace ringsim::models

@@ -3,10 +3,10 @@
 // overwrite-mode producer writes over them, or at the end of the run.
 #pragma once
 
+#include "models/common/ring_deque.h"
 #include "models/kernel/perf_buffer.h"
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace ringsim::models {
@@ -54,8 +54,8 @@ public:
 
     // Calls f(entry) for every entry still unread, in production order.
     template <class F> void for_each_unread(F f) const {
-        for (const Slot& s : m_entries)
-            if (!s.gone) f(s.e);
+        for (size_t i = 0; i < m_entries.size(); ++i)
+            if (!m_entries[i].gone) f(m_entries[i].e);
     }
 
     // Delivered entries stay findable for one more buffer length, so that a record delivered
@@ -73,7 +73,7 @@ private:
     uint64_t key(uint64_t pos) const { return m_backward ? uint64_t(0) - pos : pos; }
 
     // Entries in ascending key order. Records are nearly always stored in production order
-    // and read oldest first, so a deque sorted by key takes both at its ends (a nested writer
+    // and read oldest first, so a ring sorted by key takes both at its ends (a nested writer
     // that finishes first is the rare insertion in the middle); an entry taken out of the
     // middle leaves a slot marked gone until the ends reach it. Lookups are binary searches.
     struct Slot {
@@ -81,9 +81,9 @@ private:
         bool gone = false;
         LedgerEntry e;
     };
-    using Slots = std::deque<Slot>;
-    static Slots::iterator locate(Slots& slots, uint64_t k);
-    static Slots::const_iterator locate(const Slots& slots, uint64_t k);
+    using Slots = RingDeque<Slot>;
+    // The index of the first slot whose key is not below k.
+    static size_t locate(const Slots& slots, uint64_t k);
     // Puts `e` at key `k` (replacing what is there), in order.
     static void place(Slots& slots, uint64_t k, LedgerEntry&& e);
     void trim_gone();
