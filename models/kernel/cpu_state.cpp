@@ -9,20 +9,20 @@ void CpuState::enter(ExecContext level) {
         for (unsigned i = l; i < m_active.size(); ++i)
             blocked |= m_active[i];
         if (!blocked) break;
-        sc_core::wait(m_left);
+        wait_left();
     }
     m_active[l] = true;
     m_stolen[l] = 0;
-    m_level_of[sc_core::sc_get_current_process_handle().get_process_object()] = l;
+    m_holder[l] = sc_core::sc_get_current_process_handle().get_process_object();
 }
 
 void CpuState::leave(ExecContext level, Picos ran) {
     const auto l = static_cast<unsigned>(level);
     m_active[l] = false;
-    m_level_of.erase(sc_core::sc_get_current_process_handle().get_process_object());
+    m_holder[l] = nullptr;
     for (unsigned i = 0; i < l; ++i)
         if (m_active[i]) m_stolen[i] += ran;
-    m_left.notify(sc_core::SC_ZERO_TIME);
+    if (m_waiting) m_left.notify(sc_core::SC_ZERO_TIME);
 }
 
 void CpuState::run_for(ExecContext level, Picos t) {
@@ -45,13 +45,23 @@ void CpuState::wait_until_on_top(unsigned level) {
         for (unsigned i = level + 1; i < m_active.size(); ++i)
             above |= m_active[i];
         if (!above) return;
-        sc_core::wait(m_left);
+        wait_left();
     }
 }
 
+void CpuState::wait_left() {
+    ++m_waiting;
+    sc_core::wait(m_left);
+    --m_waiting;
+}
+
 void CpuState::resume() {
-    const auto it = m_level_of.find(sc_core::sc_get_current_process_handle().get_process_object());
-    if (it != m_level_of.end()) wait_until_on_top(it->second);
+    const sc_core::sc_object* me = sc_core::sc_get_current_process_handle().get_process_object();
+    for (unsigned l = 0; l < m_holder.size(); ++l)
+        if (m_holder[l] == me) {
+            wait_until_on_top(l);
+            return;
+        }
 }
 
 } // namespace ringsim::models

@@ -9,7 +9,6 @@
 #include "models/kernel/exec_context.h"
 
 #include <array>
-#include <map>
 #include <systemc>
 
 namespace ringsim::models {
@@ -31,11 +30,13 @@ public:
 
 private:
     void wait_until_on_top(unsigned level);
+    void wait_left(); // waits for m_left, counted in m_waiting
 
     unsigned m_id;
     std::array<bool, 4> m_active{};
-    // Which context each running writer thread is in (looked up, never iterated).
-    std::map<const sc_core::sc_object*, unsigned> m_level_of;
+    // The writer thread running in each context (at most one per level: enter waits).
+    std::array<const sc_core::sc_object*, 4> m_holder{};
+    unsigned m_waiting = 0; // threads waiting for m_left: without any, leave notifies nobody
     std::array<Picos, 4> m_stolen{}; // interruption time owed to each level
     sc_core::sc_event m_left;
 };

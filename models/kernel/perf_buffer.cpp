@@ -192,8 +192,11 @@ void PerfBuffer::store_body(Handle& h, MemoryPort& mem, uint64_t pos,
 
 void PerfBuffer::stored(Handle& h, uint64_t pos, const std::vector<uint8_t>& bytes,
                         const RecordStores& stores) {
-    h.records.push_back(pos);
-    stores.each([&h](uint64_t seq) { h.stores.push_back(seq); });
+    // Only a room check still pending (A off) can take these back (resolve_room_check).
+    if (h.check_pending) {
+        h.records.push_back(pos);
+        stores.each([&h](uint64_t seq) { h.stores.push_back(seq); });
+    }
     if (!m_observer) return;
     uint64_t lost = 0;
     if (bytes.size() >= perf::kLostRecordSize &&
