@@ -150,9 +150,7 @@ LoadTicket OrderingEngine::load(unsigned agent, Picos now, Addr addr, uint64_t n
 
     const OpRecord op =
         next_op(agent, acquire ? OpKind::load_acquire : OpKind::load, addr, n, now, p, label);
-    PendingLoad& l = m_loads[op.seq];
-    l.op = op;
-    l.first_perform = p;
+    PendingLoad& l = add_load(op, p);
     if (p <= now) resolve(l);
     return LoadTicket{op.seq, now, p, addr, n};
 }
@@ -180,9 +178,7 @@ LoadTicket OrderingEngine::load_copy(unsigned agent, Picos now, Addr addr, uint6
     if (m_model != MemoryModel::sc) remember(a, addr, n, last, false, now);
 
     const OpRecord op = next_op(agent, OpKind::load, addr, n, now, last, Barrier::none);
-    PendingLoad& l = m_loads[op.seq];
-    l.op = op;
-    l.first_perform = first;
+    PendingLoad& l = add_load(op, first);
     l.pieces = std::move(pieces);
     if (last <= now) resolve(l);
     return LoadTicket{op.seq, now, last, addr, n};
@@ -216,9 +212,19 @@ void paint(std::vector<ByteSource>& ranges, size_t from, const ByteSource& with)
 }
 } // namespace
 
+OrderingEngine::PendingLoad& OrderingEngine::add_load(const OpRecord& op, Picos first_perform) {
+    PendingLoad& l = m_load_nodes.insert(m_loads, op.seq)->second;
+    l.op = op;
+    l.first_perform = first_perform;
+    l.pieces.clear();
+    l.resolved = false;
+    l.sources.clear();
+    return l;
+}
+
 void OrderingEngine::resolve(PendingLoad& l) {
     const OpRecord& op = l.op;
-    l.bytes.resize(op.size);
+    if (l.bytes.size() < op.size) l.bytes.resize(op.size); // a recycled node's may be larger
     m_mem.read(op.addr, l.bytes.data(), op.size);
     const Piece whole{0, op.size, op.issue, op.perform};
     const Piece* pieces = l.pieces.empty() ? &whole : l.pieces.data();
@@ -233,12 +239,8 @@ void OrderingEngine::resolve(PendingLoad& l) {
     // piece's sources are painted on their own, at the end of the list: a large copy has
     // many pieces and many stores, one per piece, and painting the whole list each time
     // would be quadratic.
-    struct Hit {
-        size_t piece;
-        uint64_t from, to; // within the load
-        uint64_t store_seq;
-    };
-    std::vector<Hit> hits;
+    std::vector<Hit>& hits = m_hits;
+    hits.clear();
     for (const auto& [key, s] : m_history) {
         if (!overlaps(s.op.addr, s.op.size, op.addr, op.size)) continue;
         const bool own = s.op.agent == op.agent && s.op.seq < op.seq;
@@ -283,11 +285,11 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
         resolve(l);
     }
     std::memcpy(dst, l.bytes.data(), l.op.size);
-    if (sources) *sources = std::move(l.sources);
+    if (sources) sources->swap(l.sources); // the node keeps the caller's old capacity
     for (OpObserver* o : m_observers)
         o->on_op(l.op);
     const Picos performed = l.op.perform;
-    m_loads.erase(it);
+    m_load_nodes.erase(m_loads, it);
     // The caller may now branch on the value and squash the stores it issued after the
     // load (cancel_store): those performing from the load on must still be squashable.
     retire(now, performed);
@@ -336,7 +338,9 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     } else {
         remember(a, addr, n, p, true, now);
     }
-    m_history.emplace(std::make_pair(p, op.seq), PendingStore{op, {src, src + n}});
+    PendingStore& s = m_history_nodes.insert(m_history, std::make_pair(p, op.seq))->second;
+    s.op = op;
+    s.bytes.assign(src, src + n);
     retire(now);
     return op.seq;
 }
@@ -396,8 +400,10 @@ bool OrderingEngine::cancel_store(uint64_t seq, Picos resolved_at) {
     // decides when the load performs, PerfBuffer::output_header). Under tso no store passes
     // an earlier load, so every store of a failed check is squashed; sc never leaves a
     // check pending.
-    if (m_history.erase(std::make_pair(op->perform, seq)) == 0)
+    const auto it = m_history.find(std::make_pair(op->perform, seq));
+    if (it == m_history.end())
         throw ModelError("a store performing after its branch resolved was already merged");
+    m_history_nodes.erase(m_history, it);
     return true;
 }
 
@@ -413,7 +419,7 @@ void OrderingEngine::retire(Picos now, Picos keep_from) {
         PendingStore& s = m_history.begin()->second;
         m_mem.write(s.op.addr, s.bytes.data(), s.op.size);
         if (!m_observers.empty()) note_written(s.op.addr, s.op.size, s.op.seq);
-        m_history.erase(m_history.begin());
+        m_history_nodes.erase(m_history, m_history.begin());
     }
 }
 

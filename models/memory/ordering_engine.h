@@ -11,6 +11,7 @@
 // then load may reorder), arm (ARMv8, multi-copy atomic; dmb ishld/ishst/ish for rmb/wmb/mb).
 #pragma once
 
+#include "models/common/node_cache.h"
 #include "models/common/rng.h"
 #include "models/common/types.h"
 #include "models/memory/memory_port.h"
@@ -152,7 +153,9 @@ private:
     Picos m_window = 0; // how long performed stores stay in history
     uint64_t m_next_seq = 1;
     // Stores not yet merged into m_mem, ordered by (perform time, seq): coherence order.
-    std::map<std::pair<Picos, uint64_t>, PendingStore> m_history;
+    using History = std::map<std::pair<Picos, uint64_t>, PendingStore>;
+    History m_history;
+    NodeCache<History> m_history_nodes;
     // One cache line of a copy: offset and length within it, its issue and perform times.
     struct Piece {
         uint64_t offset;
@@ -167,14 +170,25 @@ private:
         Picos first_perform = 0;   // the earliest piece's (a plain load: its perform time)
         std::vector<Piece> pieces; // a copy's; empty for a plain load (one piece, op's times)
         bool resolved = false;
-        std::vector<uint8_t> bytes;
+        std::vector<uint8_t> bytes; // at least op.size bytes, of which the first op.size count
         std::vector<ByteSource> sources;
     };
     void resolve(PendingLoad& l);
     // Under sc a store goes straight to memory unless a pending copy reads its bytes or
     // older stores wait in the history.
     bool pending_load_overlaps(Addr addr, uint64_t n) const;
-    std::map<uint64_t, PendingLoad> m_loads; // keyed by seq
+    using Loads = std::map<uint64_t, PendingLoad>;
+    Loads m_loads; // keyed by seq
+    NodeCache<Loads> m_load_nodes;
+    // A new pending load for `op` (a recycled node: every field is set here).
+    PendingLoad& add_load(const OpRecord& op, Picos first_perform);
+    // resolve()'s scratch: the stores that reach each piece of the load.
+    struct Hit {
+        size_t piece;
+        uint64_t from, to; // within the load
+        uint64_t store_seq;
+    };
+    std::vector<Hit> m_hits;
     // Records of recent stores, for explanations: a ring indexed by seq, so a newer
     // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots.
     std::vector<OpRecord> m_store_records;
