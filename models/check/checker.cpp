@@ -57,8 +57,7 @@ struct Checker::Stream : RecordObserver {
                           const RecordStores& stores) override {
         LedgerEntry e;
         e.pos = pos;
-        e.bytes = ledger.spare_bytes();
-        e.bytes.assign(bytes.begin(), bytes.end());
+        e.bytes.assign(bytes.data(), bytes.size());
         e.lost = lost;
         e.stored_at_ps = sim_now();
         e.stores = stores;

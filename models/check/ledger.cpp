@@ -4,12 +4,6 @@
 
 namespace ringsim::models {
 
-namespace {
-
-constexpr size_t kSpareKept = 256; // byte vectors kept for reuse
-
-} // namespace
-
 size_t Ledger::locate(const Slots& slots, uint64_t k) {
     return slots.lower_bound(k, [](const Slot& s, uint64_t key) { return s.key < key; });
 }
@@ -33,18 +27,6 @@ void Ledger::trim_gone() {
         m_entries.pop_front();
     while (!m_entries.empty() && m_entries.back().gone)
         m_entries.pop_back();
-}
-
-void Ledger::recycle(std::vector<uint8_t>&& bytes) {
-    if (m_spare.size() < kSpareKept && bytes.capacity()) m_spare.push_back(std::move(bytes));
-}
-
-std::vector<uint8_t> Ledger::spare_bytes() {
-    if (m_spare.empty()) return {};
-    std::vector<uint8_t> v = std::move(m_spare.back());
-    m_spare.pop_back();
-    v.clear();
-    return v;
 }
 
 std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
@@ -124,7 +106,6 @@ void Ledger::keep_delivered(LedgerEntry e) {
     const uint64_t k = key(e.pos);
     place(m_delivered, k, std::move(e));
     while (!m_delivered.empty() && k - m_delivered.front().key > 2 * m_size) {
-        recycle(std::move(m_delivered.front().e.bytes));
         m_delivered.pop_front();
     }
 }

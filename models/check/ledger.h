@@ -4,6 +4,7 @@
 #pragma once
 
 #include "models/common/ring_deque.h"
+#include "models/common/small_bytes.h"
 #include "models/kernel/perf_buffer.h"
 
 #include <cstdint>
@@ -12,9 +13,9 @@
 namespace ringsim::models {
 
 struct LedgerEntry {
-    uint64_t pos = 0;           // free-running offset of the first byte
-    std::vector<uint8_t> bytes; // exactly what the producer stored
-    uint64_t lost = 0;          // the count of a PERF_RECORD_LOST (may be 0), else 0
+    uint64_t pos = 0;  // free-running offset of the first byte
+    SmallBytes bytes;  // exactly what the producer stored
+    uint64_t lost = 0; // the count of a PERF_RECORD_LOST (may be 0), else 0
     uint64_t stored_at_ps = 0;
     RecordStores stores;          // the engine's stores of its bytes
     uint64_t performed_at_ps = 0; // when its last store became visible to all
@@ -63,10 +64,6 @@ public:
     void keep_delivered(LedgerEntry e);
     const LedgerEntry* find_delivered(uint64_t pos) const;
 
-    // A byte vector to fill for the next entry: one that a forgotten entry no longer needs,
-    // with its capacity, so that a run in steady state stores records without allocating.
-    std::vector<uint8_t> spare_bytes();
-
 private:
     // Production order: forward buffers grow, backward buffers shrink (R4); the key makes
     // both ascend.
@@ -87,13 +84,11 @@ private:
     // Puts `e` at key `k` (replacing what is there), in order.
     static void place(Slots& slots, uint64_t k, LedgerEntry&& e);
     void trim_gone();
-    void recycle(std::vector<uint8_t>&& bytes);
 
     uint64_t m_size;
     bool m_backward;
     Slots m_entries;
     Slots m_delivered; // never gone: they leave from the front, past the window
-    std::vector<std::vector<uint8_t>> m_spare;
     bool m_any_read = false;
     uint64_t m_last_read_key = 0;
 };

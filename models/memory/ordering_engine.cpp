@@ -106,9 +106,11 @@ Picos OrderingEngine::same_bytes_floor(const Agent& a, Addr addr, uint64_t n,
     // an earlier load of them, and a later store after an earlier store too. A load after a
     // store to the same bytes needs no order: it is forwarded the store's value.
     Picos floor = 0;
-    for (const RecentOp& r : a.recent)
+    for (size_t i = 0; i < a.recent.size(); ++i) {
+        const RecentOp& r = a.recent[i];
         if ((later_is_store || !r.is_store) && overlaps(r.addr, r.size, addr, n))
             floor = std::max(floor, r.perform);
+    }
     return floor;
 }
 

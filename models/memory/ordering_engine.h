@@ -12,6 +12,7 @@
 #pragma once
 
 #include "models/common/node_cache.h"
+#include "models/common/ring_deque.h"
 #include "models/common/rng.h"
 #include "models/common/types.h"
 #include "models/memory/memory_port.h"
@@ -129,7 +130,7 @@ private:
         Picos floor_store = 0;  // every later store performs at or after this
         Picos last_release = 0; // arm: an acquire after a release performs after it
         Picos next_floor = 0;   // a dependency: the next access performs after this
-        std::deque<RecentOp> recent;
+        RingDeque<RecentOp> recent;
     };
 
     Picos pick(Picos t, Picos lo, Picos hi);

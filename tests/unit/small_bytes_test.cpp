@@ -1,0 +1,53 @@
+// models/common/small_bytes.h keeps exactly the bytes assigned, inline or on the heap,
+// through copies, moves and reassignment across the inline limit.
+#include "models/common/small_bytes.h"
+
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+namespace {
+
+using ringsim::models::SmallBytes;
+
+std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
+    std::vector<uint8_t> v(n);
+    for (size_t i = 0; i < n; ++i)
+        v[i] = uint8_t(seed + i * 7);
+    return v;
+}
+
+bool same(const SmallBytes& b, const std::vector<uint8_t>& v) {
+    return b.size() == v.size() && std::equal(v.begin(), v.end(), b.data());
+}
+
+TEST(SmallBytes, KeepsWhatWasAssignedThroughCopiesAndMoves) {
+    for (size_t n : {size_t(0), size_t(1), size_t(40), SmallBytes::kInline,
+                     SmallBytes::kInline + 1, size_t(4096)}) {
+        const auto v = pattern(n, uint8_t(n));
+        SmallBytes a;
+        a.assign(v.data(), v.size());
+        EXPECT_TRUE(same(a, v)) << n;
+        SmallBytes copy = a;
+        EXPECT_TRUE(same(copy, v)) << n;
+        SmallBytes moved = std::move(copy);
+        EXPECT_TRUE(same(moved, v)) << n;
+        EXPECT_TRUE(copy.empty()) << n; // NOLINT: a moved-from SmallBytes is empty
+        SmallBytes assigned;
+        assigned = std::move(moved);
+        EXPECT_TRUE(same(assigned, v)) << n;
+        EXPECT_TRUE(same(a, v)) << n; // the original is untouched
+    }
+}
+
+TEST(SmallBytes, ReassignsAcrossTheInlineLimitBothWays) {
+    SmallBytes b;
+    for (size_t n : {size_t(8), size_t(200), size_t(100), size_t(64), size_t(300), size_t(3)}) {
+        const auto v = pattern(n, 3);
+        b.assign(v.data(), v.size());
+        EXPECT_TRUE(same(b, v)) << n;
+    }
+}
+
+} // namespace
