@@ -1,4 +1,5 @@
 #include "platform/series.h"
+#include "models/common/sc_picos.h"
 
 #include "models/kernel/perf_abi.h"
 
@@ -20,7 +21,7 @@ SeriesSampler::SeriesSampler(sc_core::sc_module_name name, const Platform& platf
 
 void SeriesSampler::sampler_thread() {
     for (;;) {
-        sc_core::wait(sc_core::sc_time(double(m_interval), sc_core::SC_PS));
+        sc_core::wait(models::sc_picos(m_interval));
         const Picos now = sc_core::sc_time_stamp().value();
         if (m_pending) write_rows(m_pending_at, m_pending_books, m_pending_fill);
         m_pending = true;

@@ -1,4 +1,5 @@
 #include "models/coresight/etr_sink.h"
+#include "models/common/sc_picos.h"
 
 #include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
@@ -153,7 +154,7 @@ void EtrSink::sink_thread() {
         if (period == 0) {
             sc_core::wait(m_changed);
         } else {
-            sc_core::wait(sc_time(double(period), SC_PS), m_changed);
+            sc_core::wait(sc_picos(period), m_changed);
         }
         if (m_capturing)
             collect(sim_now(), nullptr);
@@ -256,7 +257,7 @@ EtrSyncState EtrSink::flush_and_sync(EnginePort& driver) {
     s.memerr = m_hw.memerr();
     // The DMA writes of the surviving frames, while the FIFO drains.
     if (!s.memerr) write_frames(m_forgotten, m_written_frames - m_forgotten);
-    if (*ready > t) sc_core::wait(sc_time(double(*ready - t), SC_PS));
+    if (*ready > t) sc_core::wait(sc_picos(*ready - t));
     // TMCReady seen, dma_sync_single_for_cpu, CS_LOCK's mb(): the CPU reads after the DMA.
     m_port.engine().handoff(m_port.agent(), driver.agent());
     return s;

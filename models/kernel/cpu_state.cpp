@@ -1,4 +1,5 @@
 #include "models/kernel/cpu_state.h"
+#include "models/common/sc_picos.h"
 
 namespace ringsim::models {
 
@@ -28,14 +29,14 @@ void CpuState::leave(ExecContext level, Picos ran) {
 void CpuState::run_for(ExecContext level, Picos t) {
     const auto l = static_cast<unsigned>(level);
     if (t == 0) return; // nothing can interrupt an instant
-    sc_core::wait(sc_core::sc_time(double(t), sc_core::SC_PS));
+    sc_core::wait(sc_picos(t));
     // Time spent in higher contexts while we waited did not run us: make it up.
     for (;;) {
         wait_until_on_top(l);
         if (m_stolen[l] == 0) break;
         const Picos owed = m_stolen[l];
         m_stolen[l] = 0;
-        sc_core::wait(sc_core::sc_time(double(owed), sc_core::SC_PS));
+        sc_core::wait(sc_picos(owed));
     }
 }
 

@@ -1,4 +1,5 @@
 #include "models/kernel/cs_etm_event.h"
+#include "models/common/sc_picos.h"
 
 #include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
@@ -190,7 +191,7 @@ void CsEtmEvent::event_thread() {
         m_settled.notify(sc_core::SC_ZERO_TIME);
         const Picos next = next_change(t);
         if (next > t)
-            sc_core::wait(sc_time(double(next - t), SC_PS), m_poke);
+            sc_core::wait(sc_picos(next - t), m_poke);
         else
             sc_core::wait(m_poke);
     }

@@ -1,4 +1,5 @@
 #include "models/kernel/record_writer.h"
+#include "models/common/sc_picos.h"
 
 #include "models/common/sim_clock.h"
 #include "models/kernel/perf_records.h"
@@ -25,12 +26,12 @@ void RecordWriter::writer_thread() {
         if (at >= m_p.stop) {
             // Wait out the workload's duration: the task exits then, not at its last record.
             const Picos now = sim_now();
-            if (m_p.stop > now) sc_core::wait(sc_time(double(m_p.stop - now), SC_PS));
+            if (m_p.stop > now) sc_core::wait(sc_picos(m_p.stop - now));
             if (m_on_done) m_on_done();
             return;
         }
         const Picos now = sim_now();
-        if (at > now) sc_core::wait(sc_time(double(at - now), SC_PS));
+        if (at > now) sc_core::wait(sc_picos(at - now));
         // The task is switched out: its event is stopped.
         if (!m_sched.schedule(m_task).in(at)) continue;
         const SchedCpu c = m_sched.cpu(m_sched.cpu_of(m_task, sim_now()));

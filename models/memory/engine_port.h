@@ -4,6 +4,7 @@
 // lets pure C++ tests drive a port under the `sc` model.
 #pragma once
 
+#include "models/common/sc_picos.h"
 #include "models/memory/ordering_engine.h"
 
 #include <functional>
@@ -29,7 +30,7 @@ public:
     }
     void wait_for(const LoadTicket& t) override {
         if (t.perform <= now()) return;
-        sc_core::wait(sc_core::sc_time(double(t.perform - now()), sc_core::SC_PS));
+        sc_core::wait(sc_picos(t.perform - now()));
         if (m_after_wait) m_after_wait();
     }
     // Runs after the agent's thread waited for a late load: the CPU model uses it to keep a

@@ -1,4 +1,5 @@
 #include "models/user/perf_consumer.h"
+#include "models/common/sc_picos.h"
 
 #include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
@@ -16,7 +17,7 @@ using sc_core::sc_time;
 
 namespace {
 sc_time ps(Picos t) {
-    return sc_time(double(t), SC_PS);
+    return sc_picos(t);
 }
 } // namespace
 
