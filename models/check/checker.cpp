@@ -262,7 +262,8 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
             add(s, {"", "missing", skipped, 0, "", o.str(), ""});
         }
     }
-    LedgerEntry entry = s.ledger.take(pos);
+    // Delivered either way: a second copy (C4) is checked against it.
+    const LedgerEntry& entry = s.ledger.deliver(pos);
     s.ledger.mark_read(pos);
     if (entry.bytes.size() == n && std::memcmp(entry.bytes.data(), data, n) == 0) {
         if (entry.is_lost_record()) {
@@ -279,7 +280,6 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
                 m_on_aux_record(s.idx, f[0], f[1], f[2]);
             }
         }
-        s.ledger.keep_delivered(std::move(entry));
         return;
     }
     if (entry.is_lost_record())
@@ -287,7 +287,6 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
     else
         ++st.records_corrupted;
     mismatch(s, entry, data, src, src_base);
-    s.ledger.keep_delivered(std::move(entry)); // a second copy (C4) is checked against it
 }
 
 void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,

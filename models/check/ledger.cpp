@@ -8,18 +8,22 @@ size_t Ledger::locate(const Slots& slots, uint64_t k) {
     return slots.lower_bound(k, [](const Slot& s, uint64_t key) { return s.key < key; });
 }
 
-void Ledger::place(Slots& slots, uint64_t k, LedgerEntry&& e) {
+LedgerEntry& Ledger::place(Slots& slots, uint64_t k, LedgerEntry&& e) {
     if (slots.empty() || slots.back().key < k) {
-        slots.push_back(Slot{k, false, std::move(e)});
-        return;
+        Slot& s = slots.emplace_back();
+        s.key = k;
+        s.gone = false;
+        s.e = std::move(e);
+        return s.e;
     }
     const size_t i = locate(slots, k);
     if (i < slots.size() && slots[i].key == k) {
         slots[i].gone = false;
         slots[i].e = std::move(e);
-        return;
+        return slots[i].e;
     }
     slots.insert_at(i, Slot{k, false, std::move(e)});
+    return slots[i].e;
 }
 
 void Ledger::trim_gone() {
@@ -29,7 +33,7 @@ void Ledger::trim_gone() {
         m_entries.pop_back();
 }
 
-std::vector<LedgerEntry> Ledger::store(LedgerEntry e, bool retire_lapped) {
+std::vector<LedgerEntry> Ledger::store(LedgerEntry&& e, bool retire_lapped) {
     std::vector<LedgerEntry> lapped;
     // A record occupies [pos, pos + size). The new one physically overlaps an older one
     // exactly when the span from the older record's far edge to the new record's far edge
@@ -102,12 +106,25 @@ void Ledger::mark_read(uint64_t pos) {
     m_any_read = true;
 }
 
-void Ledger::keep_delivered(LedgerEntry e) {
+void Ledger::keep_delivered(LedgerEntry&& e) {
     const uint64_t k = key(e.pos);
     place(m_delivered, k, std::move(e));
-    while (!m_delivered.empty() && k - m_delivered.front().key > 2 * m_size) {
+    forget_delivered_before(k);
+}
+
+void Ledger::forget_delivered_before(uint64_t k) {
+    while (!m_delivered.empty() && k - m_delivered.front().key > 2 * m_size)
         m_delivered.pop_front();
-    }
+}
+
+const LedgerEntry& Ledger::deliver(uint64_t pos) {
+    const uint64_t k = key(pos);
+    Slot& from = m_entries.front().key == k ? m_entries.front() : m_entries[locate(m_entries, k)];
+    LedgerEntry& e = place(m_delivered, k, std::move(from.e));
+    from.gone = true;
+    trim_gone();
+    forget_delivered_before(k); // never the entry just placed, at k itself
+    return e;
 }
 
 const LedgerEntry* Ledger::find_delivered(uint64_t pos) const {

@@ -38,7 +38,7 @@ public:
     // and forgotten when the buffer is in overwrite mode, where that is the point; otherwise
     // they are kept and marked with their overwriter, for the checker to explain when it meets
     // them (A or D missing). A record stored where one is already recorded replaces it.
-    std::vector<LedgerEntry> store(LedgerEntry e, bool retire_lapped);
+    std::vector<LedgerEntry> store(LedgerEntry&& e, bool retire_lapped);
 
     // The entry stored at `pos`, or null.
     const LedgerEntry* find(uint64_t pos) const;
@@ -61,7 +61,11 @@ public:
 
     // Delivered entries stay findable for one more buffer length, so that a record delivered
     // twice (perf_mmap__push's double data_head read, C4) can be verified byte for byte.
-    void keep_delivered(LedgerEntry e);
+    void keep_delivered(LedgerEntry&& e);
+    // Moves the unread entry at `pos` (which must be here) among the delivered ones and
+    // returns it there: take() then keep_delivered() without moving it twice. The reference
+    // holds until the ledger next changes.
+    const LedgerEntry& deliver(uint64_t pos);
     const LedgerEntry* find_delivered(uint64_t pos) const;
 
 private:
@@ -82,7 +86,8 @@ private:
     // The index of the first slot whose key is not below k.
     static size_t locate(const Slots& slots, uint64_t k);
     // Puts `e` at key `k` (replacing what is there), in order.
-    static void place(Slots& slots, uint64_t k, LedgerEntry&& e);
+    static LedgerEntry& place(Slots& slots, uint64_t k, LedgerEntry&& e);
+    void forget_delivered_before(uint64_t k); // those more than two buffer lengths before k
     void trim_gone();
 
     uint64_t m_size;

@@ -21,9 +21,12 @@ public:
     T& back() { return (*this)[m_n - 1]; }
     const T& back() const { return (*this)[m_n - 1]; }
 
-    void push_back(T&& v) {
+    void push_back(T&& v) { emplace_back() = std::move(v); }
+    // Appends a slot and returns it as it is: a stale element, or a default one. The caller
+    // assigns what it needs, with no temporary to move through.
+    T& emplace_back() {
         if (m_n == m_buf.size()) grow();
-        (*this)[m_n++] = std::move(v);
+        return (*this)[m_n++];
     }
     // Popped elements stay in the array, moved-from or stale, until overwritten.
     void pop_front() {

@@ -23,7 +23,8 @@ public:
     SmallBytes& operator=(SmallBytes&& o) noexcept {
         m_n = o.m_n;
         m_heap = std::move(o.m_heap);
-        if (!m_heap) std::memcpy(m_inline, o.m_inline, m_n);
+        // The whole inline array, a fixed size the compiler copies in a few moves.
+        if (!m_heap) std::memcpy(m_inline, o.m_inline, kInline);
         o.m_n = 0;
         return *this;
     }
@@ -50,7 +51,7 @@ private:
     size_t m_n = 0;
     size_t m_cap = 0; // of m_heap
     std::unique_ptr<uint8_t[]> m_heap;
-    uint8_t m_inline[kInline];
+    uint8_t m_inline[kInline] = {};
 };
 
 } // namespace ringsim::models
