@@ -24,18 +24,15 @@ Addr AddressSpace::mmap(const std::string& name, const std::vector<Addr>& phys_p
     v.counters = counters;
     // A guard page between VMAs, as mmap leaves holes between unrelated mappings.
     m_next_vbase += (phys_pages.size() + 1) * m_p.page_size;
-    if (m_p.policy == MappingPolicy::eager) {
-        // map_range (M2): every page present, read-only; pgoff 0 becomes writable on its
-        // first write (pfn_mkwrite).
-        for (size_t i = 0; i < phys_pages.size(); ++i)
-            m_ptes[v.vbase / m_p.page_size + i] = Pte{true, false};
-    }
+    // map_range (M2): every page present, read-only; pgoff 0 becomes writable on its first
+    // write (pfn_mkwrite). Lazy (M1): nothing present until touched.
+    v.ptes.assign(phys_pages.size(), Pte{m_p.policy == MappingPolicy::eager, false});
     m_vmas.push_back(std::move(v));
     return m_vmas.back().vbase;
 }
 
-const AddressSpace::Vma& AddressSpace::vma_of(Addr vaddr) const {
-    for (const Vma& v : m_vmas)
+AddressSpace::Vma& AddressSpace::vma_of(Addr vaddr) {
+    for (Vma& v : m_vmas)
         if (vaddr >= v.vbase && vaddr < v.vbase + v.phys.size() * m_p.page_size) return v;
     throw ModelError("mmu: the consumer touched " + hex(vaddr) +
                      ", which no mapping covers (SIGSEGV)");
@@ -58,7 +55,7 @@ bool AddressSpace::tlb_lookup(uint64_t vpage) {
 }
 
 Translation AddressSpace::translate(Addr vaddr, uint64_t n, bool write) {
-    const Vma& v = vma_of(vaddr);
+    Vma& v = vma_of(vaddr);
     const uint64_t ps = m_p.page_size;
     const uint64_t first = (vaddr - v.vbase) / ps;
     const uint64_t last = (vaddr + (n ? n : 1) - 1 - v.vbase) / ps;
@@ -81,7 +78,7 @@ Translation AddressSpace::translate(Addr vaddr, uint64_t n, bool write) {
             t.cost += m_p.tlb_miss + m_p.page_walk;
             if (v.counters) ++v.counters->tlb_misses;
         }
-        Pte& pte = m_ptes[vpage];
+        Pte& pte = v.ptes[i];
         const uint64_t pgoff = v.pgoff + i;
         if (write && !v.writable)
             // A read-only VMA: the fault is refused before any perf handler runs.

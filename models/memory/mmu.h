@@ -91,26 +91,28 @@ public:
     const MmuParams& params() const { return m_p; }
 
 private:
+    struct Pte {
+        bool present = false;
+        bool writable = false;
+    };
     struct Vma {
         std::string name;
         Addr vbase = 0;
         uint64_t pgoff = 0;
         std::vector<Addr> phys;
+        // The page table of this VMA, a Pte per page: two bytes a page, so a large mapping
+        // the run never touches costs little (issue 13 §2).
+        std::vector<Pte> ptes;
         bool writable = false;
         MmuCounters* counters = nullptr;
     };
-    struct Pte {
-        bool present = false;
-        bool writable = false;
-    };
-    const Vma& vma_of(Addr vaddr) const;
+    Vma& vma_of(Addr vaddr);
     bool tlb_lookup(uint64_t vpage);
 
     MmuParams m_p;
     std::vector<Vma> m_vmas;
     Addr m_next_vbase;
-    std::unordered_map<uint64_t, Pte> m_ptes; // by virtual page number
-    std::list<uint64_t> m_lru;                // TLB, most recent first
+    std::list<uint64_t> m_lru; // TLB, most recent first
     std::unordered_map<uint64_t, std::list<uint64_t>::iterator> m_tlb;
 };
 
