@@ -113,7 +113,7 @@ void Ledger::keep_delivered(LedgerEntry&& e) {
 }
 
 void Ledger::forget_delivered_before(uint64_t k) {
-    while (!m_delivered.empty() && k - m_delivered.front().key > 2 * m_size)
+    while (!m_delivered.empty() && k - m_delivered.front().key > m_size)
         m_delivered.pop_front();
 }
 

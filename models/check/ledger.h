@@ -87,7 +87,7 @@ private:
     static size_t locate(const Slots& slots, uint64_t k);
     // Puts `e` at key `k` (replacing what is there), in order.
     static LedgerEntry& place(Slots& slots, uint64_t k, LedgerEntry&& e);
-    void forget_delivered_before(uint64_t k); // those more than two buffer lengths before k
+    void forget_delivered_before(uint64_t k); // those more than one buffer length before k
     void trim_gone();
 
     uint64_t m_size;

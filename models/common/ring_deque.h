@@ -1,10 +1,14 @@
-// A double-ended queue in one growing array used as a ring: push and pop at both ends
-// without allocating in steady state. std::deque allocates a block every 512 bytes, which
-// for elements of a few hundred bytes is an allocation every other push (issue 13 §1).
-// Insertion in the middle exists for the rare out-of-order element and costs a shift.
+// A double-ended queue for the checker's and the engine's FIFOs: push and pop at both ends,
+// indexing in constant time, and no allocation in steady state. Elements live in chunks
+// of kChunk; a chunk emptied at either end goes to a small free list for the next push, so
+// memory follows the number of elements, without the 2x slack and the copy of a doubling
+// array, and without std::deque's allocation every 512 bytes (every other push for
+// elements of a few hundred bytes; issue 13 §1-2). Insertion in the middle is for the rare
+// out-of-order element and costs a shift.
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -12,10 +16,16 @@ namespace ringsim::models {
 
 template <class T> class RingDeque {
 public:
+    static constexpr size_t kChunk = 64;
+
+    RingDeque() = default;
+    RingDeque(RingDeque&&) noexcept = default;
+    RingDeque& operator=(RingDeque&&) noexcept = default;
+
     size_t size() const { return m_n; }
     bool empty() const { return m_n == 0; }
-    T& operator[](size_t i) { return m_buf[(m_head + i) & (m_buf.size() - 1)]; }
-    const T& operator[](size_t i) const { return m_buf[(m_head + i) & (m_buf.size() - 1)]; }
+    T& operator[](size_t i) { return at(m_off + i); }
+    const T& operator[](size_t i) const { return const_cast<RingDeque*>(this)->at(m_off + i); }
     T& front() { return (*this)[0]; }
     const T& front() const { return (*this)[0]; }
     T& back() { return (*this)[m_n - 1]; }
@@ -23,17 +33,32 @@ public:
 
     void push_back(T&& v) { emplace_back() = std::move(v); }
     // Appends a slot and returns it as it is: a stale element, or a default one. The caller
-    // assigns what it needs, with no temporary to move through.
+    // assigns what it needs, with no temporary to move through. Popped elements stay, moved
+    // from or stale, until a push reuses them.
     T& emplace_back() {
-        if (m_n == m_buf.size()) grow();
-        return (*this)[m_n++];
+        if (m_off + m_n == m_used * kChunk) add_chunk();
+        ++m_n;
+        return back();
     }
-    // Popped elements stay in the array, moved-from or stale, until overwritten.
     void pop_front() {
-        m_head = (m_head + 1) & (m_buf.size() - 1);
-        --m_n;
+        if (++m_off == kChunk) {
+            release(m_first);
+            m_first = (m_first + 1) & (m_ring.size() - 1);
+            --m_used;
+            m_off = 0;
+        }
+        if (--m_n == 0) reset();
     }
-    void pop_back() { --m_n; }
+    void pop_back() {
+        if (--m_n == 0) {
+            reset();
+            return;
+        }
+        if (m_off + m_n <= (m_used - 1) * kChunk) {
+            release((m_first + m_used - 1) & (m_ring.size() - 1));
+            --m_used;
+        }
+    }
     // Inserts before index i (0 <= i <= size()).
     void insert_at(size_t i, T&& v) {
         push_back(std::move(v));
@@ -54,17 +79,48 @@ public:
     }
 
 private:
-    void grow() {
-        std::vector<T> bigger(m_buf.empty() ? 16 : 2 * m_buf.size());
-        for (size_t i = 0; i < m_n; ++i)
-            bigger[i] = std::move((*this)[i]);
-        m_buf = std::move(bigger);
-        m_head = 0;
+    using Chunk = std::unique_ptr<T[]>;
+    static constexpr size_t kFreeKept = 4; // chunks kept for reuse; more are freed
+
+    T& at(size_t c) { return m_ring[(m_first + c / kChunk) & (m_ring.size() - 1)][c % kChunk]; }
+
+    void add_chunk() {
+        if (m_used == m_ring.size()) { // the ring of chunk pointers is full: double it
+            std::vector<Chunk> bigger(m_ring.empty() ? 4 : 2 * m_ring.size());
+            for (size_t k = 0; k < m_used; ++k)
+                bigger[k] = std::move(m_ring[(m_first + k) & (m_ring.size() - 1)]);
+            m_ring = std::move(bigger);
+            m_first = 0;
+        }
+        Chunk& slot = m_ring[(m_first + m_used) & (m_ring.size() - 1)];
+        if (!m_free.empty()) {
+            slot = std::move(m_free.back());
+            m_free.pop_back();
+        } else {
+            slot.reset(new T[kChunk]);
+        }
+        ++m_used;
+    }
+    void release(size_t ring_index) {
+        Chunk& c = m_ring[ring_index];
+        if (m_free.size() < kFreeKept) m_free.push_back(std::move(c));
+        c.reset();
+    }
+    // Empty: keep the first chunk, start over at its beginning.
+    void reset() {
+        while (m_used > 1) {
+            release((m_first + m_used - 1) & (m_ring.size() - 1));
+            --m_used;
+        }
+        m_off = 0;
     }
 
-    std::vector<T> m_buf; // its size is a power of two
-    size_t m_head = 0;
+    std::vector<Chunk> m_ring; // chunk pointers, a ring whose size is a power of two
+    size_t m_first = 0;        // the ring index of the first chunk in use
+    size_t m_used = 0;         // chunks in use, from m_first on
+    size_t m_off = 0;          // the first element's index within the first chunk
     size_t m_n = 0;
+    std::vector<Chunk> m_free;
 };
 
 } // namespace ringsim::models

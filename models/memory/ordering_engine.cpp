@@ -291,6 +291,11 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     for (OpObserver* o : m_observers)
         o->on_op(l.op);
     const Picos performed = l.op.perform;
+    // The node is reused by the next load; a large copy's buffers are not kept for it.
+    if (l.bytes.capacity() > kKeptLoadBytes) std::vector<uint8_t>().swap(l.bytes);
+    if (l.pieces.capacity() > kKeptLoadBytes / kCacheLine) std::vector<Piece>().swap(l.pieces);
+    if (l.sources.capacity() > kKeptLoadBytes / kCacheLine)
+        std::vector<ByteSource>().swap(l.sources);
     m_load_nodes.erase(m_loads, it);
     // The caller may now branch on the value and squash the stores it issued after the
     // load (cancel_store): those performing from the load on must still be squashable.

@@ -181,6 +181,7 @@ private:
     using Loads = std::map<uint64_t, PendingLoad>;
     Loads m_loads; // keyed by seq
     NodeCache<Loads> m_load_nodes;
+    static constexpr size_t kKeptLoadBytes = 64 * 1024; // a recycled load keeps at most this
     // A new pending load for `op` (a recycled node: every field is set here).
     PendingLoad& add_load(const OpRecord& op, Picos first_perform);
     // resolve()'s scratch: the stores that reach each piece of the load.

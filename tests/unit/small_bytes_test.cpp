@@ -23,8 +23,8 @@ bool same(const SmallBytes& b, const std::vector<uint8_t>& v) {
 }
 
 TEST(SmallBytes, KeepsWhatWasAssignedThroughCopiesAndMoves) {
-    for (size_t n : {size_t(0), size_t(1), size_t(40), SmallBytes::kInline,
-                     SmallBytes::kInline + 1, size_t(4096)}) {
+    for (size_t n : {size_t(0), size_t(1), size_t(40), SmallBytes::kInline, SmallBytes::kInline + 1,
+                     size_t(4096)}) {
         const auto v = pattern(n, uint8_t(n));
         SmallBytes a;
         a.assign(v.data(), v.size());
