@@ -153,19 +153,43 @@ void Checker::on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_
         s.carry_src.clear();
     }
     if (s.carry.empty()) s.next_pos = pos;
-    for (CopySource c : sources) {
-        c.offset += s.carry.size();
-        s.carry_src.push_back(c);
-    }
-    s.carry.insert(s.carry.end(), data, data + n);
+    const bool forward = !s.buf.backward && !s.buf.overwrite;
+    // A forward, tail-honouring reader copies from its own tail, which only moves on: what
+    // was delivered before this copy's start cannot be delivered again.
+    if (forward) s.ledger.reader_starts_at(s.next_pos - s.carry.size());
     s.next_pos += n;
+    if (s.carry.empty()) {
+        // Nothing carried: the records are checked where they lie, and only a record cut
+        // by the copy's end is kept for the next copy.
+        const uint64_t used = walk(s, pos, data, n, sources);
+        s.carry.assign(data + used, data + n);
+        if (!s.carry.empty()) {
+            s.carry_src = sources;
+            shift_sources(s.carry_src, used);
+        }
+    } else {
+        for (CopySource c : sources) {
+            c.offset += s.carry.size();
+            s.carry_src.push_back(c);
+        }
+        s.carry.insert(s.carry.end(), data, data + n);
+        const uint64_t used =
+            walk(s, s.next_pos - s.carry.size(), s.carry.data(), s.carry.size(), s.carry_src);
+        s.carry.erase(s.carry.begin(), s.carry.begin() + used);
+        shift_sources(s.carry_src, used);
+    }
+    // The reader's next copy begins where this pass left its read position: only what lies
+    // past it (perf_mmap__push's copy beyond its first data_head read, C4) can come again.
+    if (forward && ctx.next_start_known) s.ledger.reader_starts_at(ctx.next_start);
+}
 
-    // Walk the carried bytes record by record, as perf report walks perf.data, but keep to
-    // the true record boundaries where a record was stored, so one bad record does not
-    // misalign everything after it.
-    const uint64_t base = s.next_pos - s.carry.size();
+uint64_t Checker::walk(Stream& s, uint64_t base, const uint8_t* data, uint64_t n,
+                       const std::vector<CopySource>& src) {
+    // Record by record, as perf report walks perf.data, but keep to the true record
+    // boundaries where a record was stored, so one bad record does not misalign everything
+    // after it.
     uint64_t off = 0;
-    while (s.carry.size() - off >= perf::kHeaderSize) {
+    while (n - off >= perf::kHeaderSize) {
         const uint64_t at = base + off;
         uint64_t need;
         if (const LedgerEntry* e = s.ledger.find(at)) {
@@ -173,24 +197,22 @@ void Checker::on_copied(unsigned idx, uint64_t pos, const uint8_t* data, uint64_
         } else if (const LedgerEntry* again = s.ledger.find_delivered(at)) {
             need = again->bytes.size(); // a second copy (C4): check it against the first
         } else {
-            const auto h = perf::parse_header(s.carry.data() + off, s.carry.size() - off);
+            const auto h = perf::parse_header(data + off, n - off);
             if (!perf::plausible(*h)) {
                 std::ostringstream o;
                 o << "the consumer copied a header of size " << h->size << " and type " << h->type
                   << " at " << at << ", where no record was stored: the rest of "
                   << "this copy cannot be parsed";
                 add(s, {"", "corrupt", at, 0, "", o.str(), ""});
-                off = s.carry.size();
-                break;
+                return n;
             }
             need = h->size;
         }
-        if (s.carry.size() - off < need) break;
-        verify(s, at, s.carry.data() + off, need, s.carry_src, off);
+        if (n - off < need) break;
+        verify(s, at, data + off, need, src, off);
         off += need;
     }
-    s.carry.erase(s.carry.begin(), s.carry.begin() + off);
-    shift_sources(s.carry_src, off);
+    return off;
 }
 
 void Checker::on_skipped(unsigned idx, uint64_t from, uint64_t to) {

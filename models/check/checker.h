@@ -76,6 +76,10 @@ public:
 private:
     struct Stream;
     // Verifies the record of `n` bytes the consumer copied at `pos`.
+    // Verifies the whole records of `data` (n bytes, at free-running position `base`),
+    // record by record; returns how many bytes they took (the rest is a partial record).
+    uint64_t walk(Stream& s, uint64_t base, const uint8_t* data, uint64_t n,
+                  const std::vector<CopySource>& src);
     void verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
                 const std::vector<CopySource>& src, uint64_t src_base);
     void mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,

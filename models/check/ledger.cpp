@@ -127,6 +127,12 @@ const LedgerEntry& Ledger::deliver(uint64_t pos) {
     return e;
 }
 
+void Ledger::reader_starts_at(uint64_t pos) {
+    if (m_backward) return; // a backward buffer is read from its head down
+    while (!m_delivered.empty() && m_delivered.front().key < pos)
+        m_delivered.pop_front();
+}
+
 const LedgerEntry* Ledger::find_delivered(uint64_t pos) const {
     const uint64_t k = key(pos);
     const size_t i = locate(m_delivered, k);

@@ -67,6 +67,9 @@ public:
     // holds until the ledger next changes.
     const LedgerEntry& deliver(uint64_t pos);
     const LedgerEntry* find_delivered(uint64_t pos) const;
+    // A forward buffer's reader begins a copy at `pos`, its own tail: it never copies from
+    // before it again, so the delivered entries before `pos` can no longer come back.
+    void reader_starts_at(uint64_t pos);
 
 private:
     // Production order: forward buffers grow, backward buffers shrink (R4); the key makes

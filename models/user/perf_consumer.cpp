@@ -74,6 +74,9 @@ void PerfConsumer::deliver(const Copy& c) {
     read_copy(m_mem, c.first, c.second, m_buf, sources);
     CopyContext ctx = c.ctx;
     ctx.tail_store_seq = m_state[c.idx].last.tail_store_seq; // stored after the copy issued
+    // A forward pass has already moved its read position (md->prev) where it goes on.
+    ctx.next_start = m_state[c.idx].prev;
+    ctx.next_start_known = !m_mmaps[c.idx].overwrite;
     for (ConsumerObserver* o : m_observers)
         o->on_copied(c.idx, c.pos, m_buf.data(), c.n, sources, ctx);
 }
@@ -267,6 +270,8 @@ void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
     }
     CopyContext ctx = copy.ctx;
     ctx.tail_store_seq = m_state[idx].last.tail_store_seq;
+    ctx.next_start = m_state[idx].prev;
+    ctx.next_start_known = !m_mmaps[idx].overwrite;
     for (ConsumerObserver* o : m_observers)
         o->on_copied(idx, copy.pos, bytes.data(), copy.n, sources, ctx);
 }

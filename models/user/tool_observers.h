@@ -28,6 +28,10 @@ struct CopyContext {
     Picos head_load_perform = 0;
     uint64_t head_store_seq = 0; // the kernel's data_head store the load read (0: unknown)
     uint64_t tail_store_seq = 0; // the consumer's latest data_tail store (0: none yet)
+    // Where the reader's next copy of this buffer begins (its read position after this
+    // pass), when it reads forward; nothing before it is copied again.
+    uint64_t next_start = 0;
+    bool next_start_known = false;
 };
 
 // A listener of the consumer (the checker, an exporter, the end of the run): each hears
