@@ -89,6 +89,8 @@ OpRecord OrderingEngine::next_op(unsigned agent, OpKind kind, Addr addr, uint64_
 }
 
 Picos OrderingEngine::pick(Picos t, Picos lo, Picos hi) {
+    // Under sc everything performs at issue: a draw would be thrown away.
+    if (m_model == MemoryModel::sc) return t;
     switch (m_policy) {
     case TimingPolicy::none:
         return t;
