@@ -1,10 +1,11 @@
 // An agent's MemoryPort onto the ordering engine, in simulated time: operations issue at
-// sc_time_stamp(); reading a load that has not performed yet waits until it has (a pending
+// sim_now(); reading a load that has not performed yet waits until it has (a pending
 // value whose use waits, MEMORY-MODEL.md). Outside a running simulation time is 0, which
 // lets pure C++ tests drive a port under the `sc` model.
 #pragma once
 
 #include "models/common/sc_picos.h"
+#include "models/common/sim_clock.h"
 #include "models/memory/ordering_engine.h"
 
 #include <functional>
@@ -47,7 +48,7 @@ public:
     }
 
 private:
-    static Picos now() { return sc_core::sc_time_stamp().value(); }
+    static Picos now() { return sim_now(); }
     OrderingEngine& m_engine;
     unsigned m_agent;
     std::function<void()> m_after_wait;

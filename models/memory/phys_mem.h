@@ -6,6 +6,7 @@
 #include "models/memory/anon_bytes.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,23 +18,46 @@ public:
     // pays only for the pages the run writes (AnonBytes).
     Addr allocate(const std::string& name, uint64_t size, uint64_t align);
 
-    void read(Addr addr, uint8_t* dst, uint64_t n) const;
-    void write(Addr addr, const uint8_t* src, uint64_t n);
+    // Inline: the engine copies every access through these.
+    void read(Addr addr, uint8_t* dst, uint64_t n) const { std::memcpy(dst, host(addr, n), n); }
+    void write(Addr addr, const uint8_t* src, uint64_t n) { std::memcpy(host(addr, n), src, n); }
     uint64_t read_u64(Addr addr) const;
 
 private:
     struct Region {
         std::string name;
-        Addr base;
         AnonBytes bytes;
     };
-    // The region holding [addr, addr + n): a model error if there is none, since a model
-    // that reaches outside its buffers has a bug worth stopping for.
-    const Region& region_of(Addr addr, uint64_t n) const;
+    // Where each region lies, apart from what owns it: a binary search touches only these.
+    struct Span {
+        Addr base, end;
+        uint8_t* data;
+    };
+    // The host bytes of [addr, addr + n), which one region must hold: a model error if none
+    // does, since a model that reaches outside its buffers has a bug worth stopping for.
+    uint8_t* host(Addr addr, uint64_t n) const {
+        // Accesses alternate between a few regions (each CPU's control page and data
+        // pages): a direct-mapped cache of the span each 4 KiB page lies in.
+        const Addr page = addr >> 12;
+        const PageHint& h = m_hints[page % kHints];
+        if (h.page == page) {
+            const Span& s = m_spans[h.span];
+            // Small regions share a page: the span must hold the access, not just the page.
+            if (addr >= s.base && addr + n <= s.end) return s.data + (addr - s.base);
+        }
+        return host_searched(addr, n);
+    }
+    uint8_t* host_searched(Addr addr, uint64_t n) const;
 
     static constexpr Addr kBase = 0x8000'0000; // where DRAM starts on many Arm boards
-    std::vector<Region> m_regions;             // sorted by base (allocated in order)
-    mutable size_t m_last = 0; // the region the last access found: the next one's first guess
+    std::vector<Region> m_regions;             // in allocation order
+    std::vector<Span> m_spans;                 // the same, sorted by base (allocated in order)
+    struct PageHint {
+        Addr page = ~Addr(0); // none
+        size_t span = 0;
+    };
+    static constexpr size_t kHints = 64;
+    mutable PageHint m_hints[kHints];
     Addr m_next = kBase;
 };
 
