@@ -21,6 +21,10 @@ const std::pair<const char*, uint64_t> kSampleBits[] = {
 };
 constexpr uint64_t kIdBits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
                              PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+// Each of the fields above is one u64 in the record (TID and CPU: two u32).
+constexpr uint64_t kFixedBits = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+                                PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+                                PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 constexpr uint64_t kMaxRecordSize = 65535 & ~uint64_t{7}; // u16 header.size, 8-aligned
 } // namespace
 
@@ -35,10 +39,8 @@ uint64_t id_header_size(uint64_t sample_type) {
 }
 
 uint64_t sample_fixed_size(uint64_t sample_type) {
-    uint64_t size = kHeaderSize;
-    for (const auto& entry : kSampleBits)
-        if (sample_type & entry.second) size += 8;
-    return size;
+    // Asked for every sample written: a popcount, not a walk of the table.
+    return kHeaderSize + 8 * std::bitset<64>(sample_type & kFixedBits).count();
 }
 
 uint64_t sample_size_exact(uint64_t sample_type, uint64_t wanted) {

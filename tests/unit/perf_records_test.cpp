@@ -39,6 +39,16 @@ TEST(PerfAbi, SampleSizes) {
     EXPECT_EQ(sample_size_exact(st, 60), 0u);  // not 8-aligned
     EXPECT_EQ(sample_size_exact(st, 48), 0u);  // below the fixed part
     EXPECT_EQ(id_header_size(st), 32u);        // TID TIME ID CPU
+    // Each field the writer emits is 8 bytes; bits it does not emit add nothing.
+    uint64_t all = 0;
+    for (const char* name :
+         {"identifier", "ip", "tid", "time", "id", "stream_id", "cpu", "period"}) {
+        const uint64_t bit = sample_bit(name).value();
+        EXPECT_EQ(sample_fixed_size(bit), kHeaderSize + 8) << name;
+        all |= bit;
+    }
+    EXPECT_EQ(sample_fixed_size(all), kHeaderSize + 8 * 8);
+    EXPECT_EQ(sample_fixed_size(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW), kHeaderSize);
 }
 
 TEST(PerfRecords, SampleLayout) {
