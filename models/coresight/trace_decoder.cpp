@@ -1,6 +1,8 @@
 // AUX chunks -> deformatter -> one ETM decoder per trace ID -> gaps (see trace_decoder.h).
 #include "models/coresight/trace_decoder.h"
 
+#include <optional>
+
 #include <algorithm>
 
 namespace ringsim::models::coresight {
@@ -121,17 +123,26 @@ void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_p
         s.frame = frame_pos;
         s.frame_bytes = 0;
     }
+    // Where this frame's bytes of `id` start in the source: asked at most once per call (a
+    // lookup through the sink's frame log), and only when a packet is open across frames.
+    std::optional<uint64_t> src;
+    bool asked = false;
+    auto src_of_frame = [&]() -> const std::optional<uint64_t>& {
+        if (!asked) src = where(id, frame_pos);
+        asked = true;
+        return src;
+    };
     // A packet left open by earlier bytes goes on with these: do they follow those in the
     // source? (Asked only then: the source offsets of other frames do not matter.)
     if (where && s.next_src_known && s.decoder.mid_packet())
-        if (const auto src = where(id, frame_pos); src && *src + s.frame_bytes != s.next_src)
+        if (const auto& at = src_of_frame(); at && *at + s.frame_bytes != s.next_src)
             s.seam = s.decoder.position();
     s.next_src_known = false;
     s.decoder.feed(p, n);
     s.frame_bytes += n;
     if (where && s.decoder.mid_packet())
-        if (const auto src = where(id, frame_pos)) {
-            s.next_src = *src + s.frame_bytes;
+        if (const auto& at = src_of_frame()) {
+            s.next_src = *at + s.frame_bytes;
             s.next_src_known = true;
         }
 }
