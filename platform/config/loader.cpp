@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <utility>
 
 namespace ringsim::config {
@@ -163,14 +164,21 @@ private:
         std::set<std::string> keys;
     };
 
+public:
+    // The pointer of the value being parsed: where a number too large for a double lies.
+    std::string pointer() const {
+        std::string pointer;
+        for (const Frame& f : m_stack)
+            pointer += "/" + (f.array ? std::to_string(f.index) : escape_token(f.key));
+        return pointer;
+    }
+
+private:
     void on_key(const std::string& key) {
         Frame& frame = m_stack.back();
         frame.key = key;
         if (frame.keys.insert(key).second) return;
-        std::string pointer;
-        for (const Frame& f : m_stack)
-            pointer += "/" + (f.array ? std::to_string(f.index) : escape_token(f.key));
-        m_errors.add(pointer, "each key at most once in an object", "\"" + key + "\" again");
+        m_errors.add(pointer(), "each key at most once in an object", "\"" + key + "\" again");
     }
     void element_done() {
         if (!m_stack.empty() && m_stack.back().array) ++m_stack.back().index;
@@ -180,10 +188,55 @@ private:
     std::vector<Frame> m_stack;
 };
 
+// The deepest nesting a scenario may have: its own keys go four levels down; the cap keeps
+// every recursive walk of the document (error messages, defaults) far from the stack's end.
+constexpr size_t kMaxJsonDepth = 32;
+
+// The byte at which `text` opens its (kMaxJsonDepth + 1)-th nested array or object, outside
+// strings; none when it never does. A linear scan, before anything recursive sees the text.
+std::optional<size_t> too_deep(const std::string& text) {
+    size_t depth = 0;
+    bool in_string = false, escaped = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) return i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string depth_expected() {
+    return "arrays and objects nested at most " + std::to_string(kMaxJsonDepth) + " deep";
+}
+
 std::optional<json> parse_document(const std::string& text, const std::string& origin,
                                    Errors& errors) {
+    // nlohmann's lexer takes a NUL byte for the end of the input: what follows would be
+    // ignored without a word.
+    if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+        errors.add("", "a JSON text without NUL bytes",
+                   origin + ": a NUL byte at byte " + std::to_string(nul));
+        return std::nullopt;
+    }
+    if (const auto at = too_deep(text)) {
+        errors.add("", depth_expected(),
+                   origin + ": deeper nesting at byte " + std::to_string(*at));
+        return std::nullopt;
+    }
+    DuplicateKeys duplicates(errors);
     try {
-        DuplicateKeys duplicates(errors);
         return json::parse(text, std::ref(duplicates));
     } catch (const json::parse_error& e) {
         std::string what = e.what();
@@ -192,6 +245,13 @@ std::optional<json> parse_document(const std::string& text, const std::string& o
             what = what.substr(close + 2);
         errors.add("", "valid JSON",
                    origin + ": " + what + " (byte " + std::to_string(e.byte) + ")");
+        return std::nullopt;
+    } catch (const json::out_of_range& e) {
+        // A number no double holds ("1e400"): nlohmann stops there; say where it was.
+        std::string what = e.what();
+        if (const size_t close = what.find("] "); close != std::string::npos)
+            what = what.substr(close + 2);
+        errors.add(duplicates.pointer(), "a number a double can hold", origin + ": " + what);
         return std::nullopt;
     }
 }
@@ -272,6 +332,11 @@ void apply_set(json& doc, const std::string& set, Errors& errors) {
     const std::string pointer = set_path_to_pointer(set.substr(0, eq));
     if (!check_set_pointer(pointer, set, errors) || !check_set_indices(doc, pointer, errors))
         return;
+    if (const auto at = too_deep(set.substr(eq + 1))) {
+        errors.add(pointer, depth_expected(),
+                   "deeper nesting at byte " + std::to_string(*at) + " of the value (in --set)");
+        return;
+    }
     json value = json::parse(set.substr(eq + 1), nullptr, false);
     if (value.is_discarded()) value = set.substr(eq + 1); // --set duration=5ms
     try {
@@ -1273,26 +1338,42 @@ LoadResult load_scenario_json(const std::string& text, const std::vector<std::st
 
 LoadResult load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override) {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) {
+    auto refuse = [&](const std::string& expected, const std::string& why) {
         LoadResult result;
-        const std::string why = std::strerror(errno);
-        result.errors.push_back({"", "a readable scenario file", path + " (" + why + ")"});
+        result.errors.push_back({"", expected, path + " (" + why + ")"});
         return result;
+    };
+    // Only a regular file of bounded size: /dev/zero never ends, a FIFO blocks the open
+    // itself until a writer comes, a directory is not a scenario.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return refuse("a readable scenario file", std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+        const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                           : S_ISFIFO(st.st_mode) ? "a FIFO"
+                           : S_ISCHR(st.st_mode)  ? "a character device"
+                           : S_ISBLK(st.st_mode)  ? "a block device"
+                           : S_ISSOCK(st.st_mode) ? "a socket"
+                                                  : "not a regular file";
+        return refuse("a regular scenario file", kind);
     }
+    const auto too_large = [&] {
+        return refuse("a scenario file of at most " + format_size(kMaxScenarioBytes),
+                      "larger than that");
+    };
+    if (uint64_t(st.st_size) > kMaxScenarioBytes) return too_large();
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) return refuse("a readable scenario file", std::strerror(errno));
     std::string text;
     char buffer[65536];
     size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0)
+    // Bounded again while reading: the file may grow after stat looked.
+    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0 && text.size() <= kMaxScenarioBytes)
         text.append(buffer, n);
-    const int error = std::ferror(file) != 0 ? errno : 0; // EISDIR shows up here
+    const int error = std::ferror(file) != 0 ? errno : 0;
     std::fclose(file);
-    if (error != 0) {
-        LoadResult result;
-        const std::string why = std::strerror(error);
-        result.errors.push_back({"", "a readable scenario file", path + " (" + why + ")"});
-        return result;
-    }
+    if (error != 0) return refuse("a readable scenario file", std::strerror(error));
+    if (text.size() > kMaxScenarioBytes) return too_large();
     return load_scenario_json(text, sets, seed_override, path);
 }
 

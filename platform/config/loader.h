@@ -33,9 +33,13 @@ struct LoadResult {
     std::set<std::string> keys_read;
 };
 
-// Loads a scenario file. `sets` are "PATH=VALUE" overrides applied in order (PATH dotted,
-// "session.data_pages" or "workload.writers.0.rate", or a JSON pointer); VALUE is JSON if it
-// parses, else a string. `seed_override` replaces /seed after the overrides.
+// The largest scenario file read (the curated ones are a few KiB).
+constexpr uint64_t kMaxScenarioBytes = uint64_t(16) << 20;
+
+// Loads a scenario file: a regular file of at most kMaxScenarioBytes. `sets` are "PATH=VALUE"
+// overrides applied in order (PATH dotted, "session.data_pages" or "workload.writers.0.rate", or a
+// JSON pointer); VALUE is JSON if it parses, else a string. `seed_override` replaces /seed after
+// the overrides.
 LoadResult load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override);
 

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ringsim::config {
 namespace {
@@ -575,7 +577,73 @@ TEST(Loader, MissingFile) {
               "file or directory)");
     const auto dir = load_scenario_file(RINGSIM_SOURCE_DIR, {}, std::nullopt);
     ASSERT_EQ(dir.errors.size(), 1u);
-    EXPECT_NE(dir.errors[0].found.find("Is a directory"), std::string::npos);
+    EXPECT_EQ(dir.errors[0].message(), "expected a regular scenario file, found " +
+                                           std::string(RINGSIM_SOURCE_DIR) + " (a directory)");
+}
+
+TEST(Loader, OnlyARegularFileOfBoundedSizeIsRead) {
+    // /dev/zero would be read forever; a FIFO would block the open until a writer came.
+    const auto zero = load_scenario_file("/dev/zero", {}, std::nullopt);
+    ASSERT_EQ(zero.errors.size(), 1u);
+    EXPECT_EQ(zero.errors[0].message(),
+              "expected a regular scenario file, found /dev/zero (a character device)");
+    const std::string fifo = ::testing::TempDir() + "/ringsim-fifo-" + std::to_string(getpid());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const auto from_fifo = load_scenario_file(fifo, {}, std::nullopt);
+    std::remove(fifo.c_str());
+    ASSERT_EQ(from_fifo.errors.size(), 1u);
+    EXPECT_EQ(from_fifo.errors[0].message(),
+              "expected a regular scenario file, found " + fifo + " (a FIFO)");
+    // One byte over the limit (the file is sparse: nothing is written but its last byte).
+    const std::string big = ::testing::TempDir() + "/ringsim-big-" + std::to_string(getpid());
+    {
+        std::ofstream out(big);
+        out.seekp(std::streamoff(kMaxScenarioBytes));
+        out.put(' ');
+    }
+    const auto too_big = load_scenario_file(big, {}, std::nullopt);
+    std::remove(big.c_str());
+    ASSERT_EQ(too_big.errors.size(), 1u);
+    EXPECT_EQ(too_big.errors[0].message(),
+              "expected a scenario file of at most 16MiB, found " + big + " (larger than that)");
+}
+
+TEST(Loader, ANulByteEndsNothingSilently) {
+    // nlohmann's lexer takes NUL for the end of the input: what follows must not be ignored.
+    const auto r = load(std::string(kMinimal) + std::string(1, '\0') + " garbage {{{");
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].expected, "a JSON text without NUL bytes");
+    EXPECT_EQ(r.errors[0].found,
+              "test.json: a NUL byte at byte " + std::to_string(std::string(kMinimal).size()));
+}
+
+TEST(Loader, DeepNestingIsRefusedBeforeAnythingRecursesIntoIt) {
+    // 100,000 levels crashed the error-message builder and fill_defaults by recursion.
+    const std::string deep =
+        "{\"workload\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    const auto r = load(deep);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].message(),
+              "expected arrays and objects nested at most 32 deep, found test.json: deeper "
+              "nesting at byte 44");
+    // Brackets inside strings do not count, escaped quotes do not end them.
+    const auto in_string = load("{\"description\": \"\\\"" + std::string(100, '[') +
+                                "\", \"workload\": {\"writers\": [{\"name\": \"w\", "
+                                "\"rate\": \"1kHz\"}]}}");
+    EXPECT_TRUE(in_string.scenario) << joined(in_string);
+    const auto set = load(kMinimal, {"platform=" + std::string(50000, '[')});
+    ASSERT_EQ(set.errors.size(), 1u);
+    EXPECT_EQ(set.errors[0].message(),
+              "/platform: expected arrays and objects nested at most 32 "
+              "deep, found deeper nesting at byte 32 of the value (in --set)");
+}
+
+TEST(Loader, ANumberNoDoubleHoldsIsReportedWhereItIs) {
+    const auto r = load("{\"seed\": 1, \"session\": {\"data_pages\": 1e400}}");
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].pointer, "/session/data_pages");
+    EXPECT_EQ(r.errors[0].expected, "a number a double can hold");
+    EXPECT_NE(r.errors[0].found.find("1e400"), std::string::npos) << r.errors[0].found;
 }
 
 TEST(Loader, MalformedJsonNamesThePlace) {
