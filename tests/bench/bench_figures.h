@@ -48,8 +48,11 @@ inline std::string format_number(double v, int digits) {
 }
 
 inline nlohmann::json to_json(const Figure& f) {
-    nlohmann::json j = {{"id", f.id},       {"label", f.label}, {"value", f.value},
-                        {"unit", f.unit},   {"digits", f.digits}};
+    nlohmann::json j = {{"id", f.id},
+                        {"label", f.label},
+                        {"value", f.value},
+                        {"unit", f.unit},
+                        {"digits", f.digits}};
     if (!f.op.empty()) {
         j["target"] = {{"op", f.op}, {"bound", f.bound}};
         j["met"] = met(f);

@@ -209,8 +209,8 @@ std::string component_of(const SelfCost& c) {
     const std::string& f = c.function;
     if (contains(c.object, "libsystemc") || starts(f, "sc_core::") || starts(f, "sc_dt::"))
         return "SystemC kernel (libsystemc)";
-    if (contains(c.file, "/malloc/") || starts(f, "operator new") ||
-        starts(f, "operator delete") || f == "malloc" || f == "free" || f == "cfree")
+    if (contains(c.file, "/malloc/") || starts(f, "operator new") || starts(f, "operator delete") ||
+        f == "malloc" || f == "free" || f == "cfree")
         return "allocator (malloc, free, new, delete)";
     if (contains(c.file, "/string/") || starts(f, "__mem") || starts(f, "mem"))
         return "libc memcpy, memset, memcmp";

@@ -39,9 +39,11 @@ std::string regenerated(const std::string& doc, int& blocks) {
             ADD_FAILURE() << "an unclosed bench-results block at offset " << begin;
             return doc;
         }
-        const std::string file = doc.substr(begin + kBegin.size(), name_end - begin - kBegin.size());
+        const std::string file =
+            doc.substr(begin + kBegin.size(), name_end - begin - kBegin.size());
         out += doc.substr(at, name_end + 5 - at);
-        out += render_markdown(nlohmann::json::parse(read(std::string(RINGSIM_SOURCE_DIR) + "/" + file)));
+        out += render_markdown(
+            nlohmann::json::parse(read(std::string(RINGSIM_SOURCE_DIR) + "/" + file)));
         at = end;
     }
     return out + doc.substr(at);
@@ -66,11 +68,11 @@ TEST(Performance, ResultsHoldEveryFigureTheBenchReports) {
     std::set<std::string> ids;
     for (const auto& j : results.at("figures"))
         ids.insert(figure_from_json(j).id);
-    for (const char* id : {"speed.reference.sc", "speed.arm_over_sc", "speed.aux_reference",
-                           "speed.aux_snapshot_ms_per_mb", "instructions_per_record.sc",
-                           "instructions_per_record.arm", "instructions.cpus32_over_cpus4",
-                           "memory.10s_over_1s", "memory.buffers_4GiB", "runs.per_run_ms",
-                           "runs.matrix_200"})
+    for (const char* id :
+         {"speed.reference.sc", "speed.arm_over_sc", "speed.aux_reference",
+          "speed.aux_snapshot_ms_per_mb", "instructions_per_record.sc",
+          "instructions_per_record.arm", "instructions.cpus32_over_cpus4", "memory.10s_over_1s",
+          "memory.buffers_4GiB", "runs.per_run_ms", "runs.matrix_200"})
         EXPECT_TRUE(ids.count(id)) << "tests/bench/results.json lacks " << id;
     EXPECT_TRUE(results.contains("profile"));
 }
