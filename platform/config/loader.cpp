@@ -9,6 +9,7 @@
 #include "platform/config/units.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -96,13 +97,27 @@ bool pointer_less(const std::string& a, const std::string& b) {
     return ta.size() < tb.size();
 }
 
+// The longest string a scenario may hold (a description, a writer's name).
+constexpr size_t kMaxStringBytes = 4096;
+
 // ---- errors --------------------------------------------------------------------------
+
+// Text an error echoes from the input (a key, a pointer, a value), cut short: a 10 MB key
+// must not print 20 MB.
+std::string clipped(std::string s) {
+    constexpr size_t kMax = 200;
+    if (s.size() <= kMax) return s;
+    const std::string total = " ... (" + std::to_string(s.size()) + " bytes)";
+    s.resize(kMax);
+    return s + total;
+}
 
 class Errors {
 public:
     void add(std::string pointer, std::string expected, std::string found) {
-        m_bad.insert(pointer);
-        m_list.push_back({std::move(pointer), std::move(expected), std::move(found)});
+        m_bad.insert(pointer); // whole: later rules look it up
+        m_list.push_back(
+            {clipped(std::move(pointer)), std::move(expected), clipped(std::move(found))});
     }
     // True when the value at `pointer`, or anything inside it, was reported: later rules
     // skip it rather than pile a second, confusing error on the same mistake.
@@ -329,6 +344,11 @@ void apply_set(json& doc, const std::string& set, Errors& errors) {
         errors.add("", "PATH=VALUE", "--set " + json(set).dump());
         return;
     }
+    if (const auto problem = set_path_problem(set.substr(0, eq))) {
+        errors.add("", kSetPathExpected,
+                   json(set.substr(0, eq)).dump() + ": " + *problem + " (in --set " + set + ")");
+        return;
+    }
     const std::string pointer = set_path_to_pointer(set.substr(0, eq));
     if (!check_set_pointer(pointer, set, errors) || !check_set_indices(doc, pointer, errors))
         return;
@@ -393,7 +413,7 @@ std::string expected_text(const Param& p) {
     case K::boolean:
         return "true or false";
     case K::string:
-        return "a non-empty string";
+        return "a non-empty string of at most " + std::to_string(kMaxStringBytes) + " bytes";
     case K::enumeration:
         return "one of " + quoted_list(p.choices);
     case K::size:
@@ -486,6 +506,7 @@ private:
                     : p.kind == K::time_list  ? K::time
                                               : K::enumeration;
         std::optional<uint64_t> previous; // time_list: the last valid time, for the order
+        std::map<json, size_t> seen;      // unique_items: the first index of each value
         for (size_t i = 0; i < v.size(); ++i) {
             const std::string element = pointer + "/" + std::to_string(i);
             if (!scalar(v[i], element, item)) continue;
@@ -499,11 +520,14 @@ private:
                          v[i]);
                 previous = std::max(t, previous.value_or(0));
             }
-            const auto first = std::find(v.begin(), v.end(), v[i]);
-            if (p.unique_items && first != v.begin() + static_cast<std::ptrdiff_t>(i))
+            if (!p.unique_items) continue;
+            // Each value's first index, looked up in log time: a list of 100,000 took
+            // minutes with a linear search per element.
+            const auto [first, fresh] = seen.emplace(v[i], i);
+            if (!fresh)
                 fail(element,
-                     "each value once (it is already at index " +
-                         std::to_string(first - v.begin()) + ")",
+                     "each value once (it is already at index " + std::to_string(first->second) +
+                         ")",
                      v[i]);
         }
     }
@@ -516,7 +540,8 @@ private:
         case K::boolean:
             return v.is_boolean() || fail(pointer, expected_text(p), v);
         case K::string:
-            return (v.is_string() && !v.get<std::string>().empty()) ||
+            return (v.is_string() && !v.get<std::string>().empty() &&
+                    v.get_ref<const std::string&>().size() <= kMaxStringBytes) ||
                    fail(pointer, expected_text(p), v);
         case K::enumeration:
             return (v.is_string() &&
@@ -1309,6 +1334,39 @@ LoadResult load_document(std::optional<json> doc, Errors errors,
 }
 
 } // namespace
+
+const char* const kSetPathExpected =
+    "a PATH of keys joined by '.', a list element as [N] or .N (e.g. workload.writers[0].rate)";
+
+std::optional<std::string> set_path_problem(const std::string& path) {
+    if (path.empty()) return "an empty path";
+    if (path[0] == '/') return std::nullopt;
+    // KEY (('.' KEY) | ('.' DIGITS) | ('[' DIGITS ']'))*, a KEY being anything but . [ ]
+    size_t i = 0;
+    auto key = [&]() -> bool {
+        const size_t from = i;
+        while (i < path.size() && path[i] != '.' && path[i] != '[' && path[i] != ']')
+            ++i;
+        return i > from;
+    };
+    if (!key()) return "no key before byte " + std::to_string(i);
+    while (i < path.size()) {
+        const char c = path[i++];
+        if (c == '.') {
+            if (!key()) return "an empty key at byte " + std::to_string(i);
+        } else if (c == '[') {
+            const size_t from = i;
+            while (i < path.size() && std::isdigit(static_cast<unsigned char>(path[i])))
+                ++i;
+            if (i == from || i == path.size() || path[i] != ']')
+                return "an unclosed or non-numeric [index] at byte " + std::to_string(from - 1);
+            ++i;
+        } else {
+            return "a stray '" + std::string(1, c) + "' at byte " + std::to_string(i - 1);
+        }
+    }
+    return std::nullopt;
+}
 
 std::string set_path_to_pointer(const std::string& path) {
     if (!path.empty() && path[0] == '/') return path;

@@ -46,6 +46,12 @@ LoadResult load_scenario_file(const std::string& path, const std::vector<std::st
 // The JSON pointer a --set PATH names: "workload.writers[0].rate" or "workload.writers.0.rate"
 // -> "/workload/writers/0/rate"; a pointer is returned as it is.
 std::string set_path_to_pointer(const std::string& path);
+// What is wrong with a dotted --set PATH ("platform..cpus", "workload.writers[0.rate"), or
+// nothing: keys joined by '.', a list element as [N] or .N. A JSON pointer is not checked
+// here (its tokens are checked against the parameter table).
+std::optional<std::string> set_path_problem(const std::string& path);
+// What a dotted PATH must look like, for error messages.
+extern const char* const kSetPathExpected;
 
 // The same from text in memory; `origin` names it in a JSON syntax error.
 LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,

@@ -203,6 +203,10 @@ std::optional<Axis> load_axis(const json& a, const std::string& at, Errors& erro
         return std::nullopt;
     }
     axis.path = a["path"].get<std::string>();
+    if (const auto problem = config::set_path_problem(axis.path)) {
+        errors.add(at + "/path", config::kSetPathExpected, shown(a["path"]) + ": " + *problem);
+        return std::nullopt;
+    }
     axis.pointer = config::set_path_to_pointer(axis.path);
     if (axis.pointer == "/seed") {
         errors.add(at + "/path",

@@ -556,6 +556,48 @@ TEST(Loader, BadSetPaths) {
     EXPECT_EQ(r.errors.size(), 5u) << messages;
 }
 
+TEST(Loader, MalformedSetPathsAreRefusedNotGuessed) {
+    // Each was once read as some other path: "[0.rate" as [0].rate, ".." as one dot.
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"workload.writers[0.rate", "an unclosed or non-numeric [index] at byte 16"},
+        {"platform..cpus", "an empty key at byte 9"},
+        {"platform.cpus.", "an empty key at byte 14"},
+        {".seed", "no key before byte 0"},
+        {"workload.writers[x].rate", "an unclosed or non-numeric [index] at byte 16"},
+        {"workload.writers[0]rate", "a stray 'r' at byte 19"},
+        {"session]data_pages", "a stray ']' at byte 7"},
+    };
+    for (const auto& [path, problem] : bad) {
+        const auto r = load(kMinimal, {path + "=2"});
+        ASSERT_EQ(r.errors.size(), 1u) << path << ": " << joined(r);
+        EXPECT_EQ(r.errors[0].expected, kSetPathExpected) << path;
+        EXPECT_EQ(r.errors[0].found, "\"" + path + "\": " + problem + " (in --set " + path + "=2)");
+        EXPECT_EQ(set_path_problem(path), problem);
+    }
+    for (const char* good : {"seed", "workload.writers[0].rate", "workload.writers.0.rate",
+                             "/workload/writers/0/rate", "etr.memerr_at[0]"})
+        EXPECT_EQ(set_path_problem(good), std::nullopt) << good;
+}
+
+TEST(Loader, ErrorsEchoAtMostAFewHundredBytesOfTheInput) {
+    // A 10 MB unknown key printed 20 MB to stderr (in the pointer and in the value found).
+    const std::string key(10'000'000, 'k');
+    const auto r = load("{\"" + key +
+                        "\": 1, \"description\": \"d\", \"workload\": "
+                        "{\"writers\": [{\"name\": \"w\", \"rate\": \"1kHz\"}]}}");
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_LT(r.errors[0].message().size(), 1000u);
+    EXPECT_NE(r.errors[0].pointer.find("... (10000001 bytes)"), std::string::npos);
+    EXPECT_NE(r.errors[0].found.find(" bytes)"), std::string::npos);
+    // And a name may not be longer than 4096 bytes.
+    const auto name =
+        load(kMinimal, {"workload.writers.0.name=\"" + std::string(4097, 'n') + "\""});
+    ASSERT_EQ(name.errors.size(), 1u);
+    EXPECT_EQ(name.errors[0].expected, "a non-empty string of at most 4096 bytes");
+    EXPECT_TRUE(
+        load(kMinimal, {"workload.writers.0.name=\"" + std::string(4096, 'n') + "\""}).scenario);
+}
+
 TEST(Loader, SeedOverrideWins) {
     const auto file_seed = load(kMinimal, {"seed=5"});
     ASSERT_TRUE(file_seed.scenario);
