@@ -2,6 +2,7 @@
 // error a model raises when a run cannot go on (the CLI maps it to exit code 3).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,21 @@ using Picos = uint64_t; // simulated time; the SystemC resolution is fixed at 1 
 
 constexpr Picos kPicosPerNs = 1000;
 constexpr Picos kPicosPerSecond = 1000ull * 1000 * 1000 * 1000;
+
+// The end of simulated time. Sums of times saturate here instead of wrapping past 2^64 ps
+// (about 213 days) to an early instant: an arrival after the end of time never comes.
+constexpr Picos kNever = ~Picos(0);
+inline Picos add_picos(Picos a, Picos b) {
+    return b > kNever - a ? kNever : a + b;
+}
+// A count of picoseconds from a double, rounded half away from zero as std::llround does;
+// 0 below zero (and for NaN), kNever at or past 2^64.
+inline Picos picos_from(double ps) {
+    if (!(ps > 0)) return 0;
+    if (ps >= 18446744073709551616.0) return kNever;
+    if (ps < 9.2e18) return static_cast<Picos>(std::llround(ps)); // within long long
+    return static_cast<Picos>(ps); // an integer already at this magnitude
+}
 
 class ModelError : public std::runtime_error {
 public:
@@ -30,6 +46,7 @@ inline void require_param(bool set, const char* what) {
 inline Picos transfer_time(uint64_t bytes, double bytes_per_second) {
     if (bytes == 0) return 0;
     const double ps = static_cast<double>(bytes) * 1e12 / bytes_per_second;
+    if (!(ps < 18446744073709551616.0)) return kNever; // beyond the end of time
     const auto whole = static_cast<Picos>(ps);
     return whole + (static_cast<double>(whole) < ps ? 1 : 0);
 }

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace ringsim::models;
 
 TEST(Arrivals, PeriodicIsExactAfterASeededPhase) {
@@ -54,4 +56,39 @@ TEST(Arrivals, SameSeedSameTimes) {
         differs |= ta != c.next();
     }
     EXPECT_TRUE(differs);
+}
+
+TEST(Arrivals, TimeSaturatesAtTheEndInsteadOfWrapping) {
+    // A rate so low that a few periods pass 2^64 ps: the times climb to kNever and stay
+    // there (a writer then waits out its duration) instead of wrapping to an early instant,
+    // which made a run at the longest duration and a tiny rate never end.
+    for (ArrivalKind kind : {ArrivalKind::periodic, ArrivalKind::poisson, ArrivalKind::bursty}) {
+        ArrivalParams p;
+        p.kind = kind;
+        p.rate_hz = 1e-7; // a period of 1e19 ps, over half of 2^64
+        p.start = kNever - 1000;
+        p.burst_size = kind == ArrivalKind::bursty ? 3 : 1;
+        p.burst_spacing = kind == ArrivalKind::bursty ? 5000 : 0;
+        ArrivalProcess a(p, 3);
+        Picos last = 0;
+        for (int i = 0; i < 8; ++i) {
+            const Picos t = a.next();
+            EXPECT_GE(t, last) << int(kind) << " event " << i;
+            last = t;
+        }
+        EXPECT_EQ(last, kNever) << int(kind);
+    }
+}
+
+TEST(Arrivals, PicosFromDoublesAtTheLimits) {
+    EXPECT_EQ(picos_from(-1.0), 0u);
+    EXPECT_EQ(picos_from(std::nan("")), 0u);
+    EXPECT_EQ(picos_from(2.5), 3u); // half away from zero, as llround
+    EXPECT_EQ(picos_from(1e19), 10'000'000'000'000'000'000u);
+    EXPECT_EQ(picos_from(2e19), kNever);
+    EXPECT_EQ(add_picos(kNever - 5, 5), kNever);
+    EXPECT_EQ(add_picos(kNever - 5, 6), kNever);
+    EXPECT_EQ(add_picos(1, 2), 3u);
+    EXPECT_EQ(transfer_time(uint64_t(1) << 62, 1.0), kNever); // 2^62 B at 1 B/s
+    EXPECT_EQ(transfer_time(64, 64e9), 1000u);
 }
