@@ -15,11 +15,16 @@
 
 #include <boost/program_options.hpp>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <systemc>
+#include <unistd.h>
 
 #ifndef RINGSIM_VERSION
 #define RINGSIM_VERSION "unknown"
@@ -92,10 +97,53 @@ std::optional<config::Scenario> load(const Args& a, nlohmann::json& effective) {
     return r.scenario;
 }
 
-bool write_json(const std::filesystem::path& file, const nlohmann::json& j) {
-    std::ofstream f(file);
-    f << j.dump(2) << "\n";
-    return bool(f);
+// Writes `j` to a temporary file beside `file` and renames it into place, so that a full
+// disk or a kill never leaves a truncated file under the real name. "" or why it failed.
+std::string write_json(const std::filesystem::path& file, const nlohmann::json& j) {
+    const std::filesystem::path tmp =
+        file.parent_path() / ("." + file.filename().string() + ".tmp-" + std::to_string(getpid()));
+    {
+        std::ofstream f(tmp);
+        f << j.dump(2) << "\n";
+        f.flush();
+        if (!f) {
+            const std::string why = std::strerror(errno);
+            std::error_code ignored;
+            std::filesystem::remove(tmp, ignored);
+            return "cannot write " + tmp.string() + ": " + why;
+        }
+    }
+    if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored);
+        return "cannot rename " + tmp.string() + " to " + file.string() + ": " + why;
+    }
+    return "";
+}
+
+// The files `ringsim run` writes in its output directory.
+const char* const kRunOutputs[] = {"stats.json", "run.json", "violations.json", "series.csv"};
+
+// Before simulating: the output directory exists and takes a new file (so a long run does not
+// end unable to write its result), and no output of an earlier run is left in it to be taken
+// for this run's. "" or why not.
+std::string prepare_output_dir(const std::string& out) {
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec) return "cannot create output directory " + out + ": " + ec.message();
+    std::string probe = (std::filesystem::path(out) / ".ringsim-probe-XXXXXX").string();
+    const int fd = mkstemp(probe.data());
+    if (fd < 0) return "cannot write into " + out + ": " + std::strerror(errno);
+    close(fd);
+    std::filesystem::remove(probe, ec);
+    for (const char* name : kRunOutputs) {
+        std::filesystem::remove(std::filesystem::path(out) / name, ec);
+        if (ec)
+            return "cannot remove the earlier " + (std::filesystem::path(out) / name).string() +
+                   ": " + ec.message();
+    }
+    return "";
 }
 
 // --timeline-window, checked before the run; empty optional (after saying why) when bad.
@@ -128,11 +176,8 @@ int cmd_run(const Args& a) {
     const auto scenario = load(a, effective);
     if (!scenario) return kExitBadInput;
 
-    std::error_code ec;
-    std::filesystem::create_directories(a.out, ec);
-    if (ec) {
-        std::cerr << "ringsim run: cannot create output directory " << a.out << ": " << ec.message()
-                  << "\n";
+    if (const std::string why = prepare_output_dir(a.out); !why.empty()) {
+        std::cerr << "ringsim run: " << why << "\n";
         return kExitBadInput;
     }
 
@@ -200,12 +245,18 @@ int cmd_run(const Args& a) {
     info.delta_cycles = sc_core::sc_delta_count();
 
     const std::filesystem::path dir(a.out);
-    if (!write_json(dir / "stats.json", stats_json(top)) ||
-        !write_json(dir / "run.json", run_json(top, info)) ||
-        !write_json(dir / "violations.json", violations_json(top))) {
-        std::cerr << "ringsim run: cannot write into " << a.out << "\n";
-        return kExitBadInput;
-    }
+    nlohmann::json run = run_json(top, info);
+    // Which files this run wrote in its directory (an earlier run's were removed first).
+    run["outputs"] = {"stats.json", "run.json", "violations.json"};
+    if (series) run["outputs"].push_back("series.csv");
+    for (const auto& [name, j] :
+         {std::pair<const char*, nlohmann::json>{"stats.json", stats_json(top)},
+          {"violations.json", violations_json(top)},
+          {"run.json", std::move(run)}})
+        if (const std::string why = write_json(dir / name, j); !why.empty()) {
+            std::cerr << "ringsim run: " << why << "\n";
+            return kExitBadInput;
+        }
     print_summary(std::cout, top, info);
     std::cout << "ringsim: wrote stats.json, run.json"
               << (series ? ", violations.json and series.csv" : " and violations.json") << " in "

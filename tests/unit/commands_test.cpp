@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
+#include <fstream>
 
 namespace {
 
@@ -60,6 +63,36 @@ TEST(Commands, AnUnwritablePerfDataPathExitsTwoWithTheReason) {
               std::string::npos)
         << r.err;
     EXPECT_FALSE(std::filesystem::exists(out + "/stats.json"));
+}
+
+// The output directory is made ready before the run: outputs of an earlier run in it are
+// removed (run.json lists what this run wrote), and each file is written whole or not at all
+// (a temporary file renamed into place: none is left behind).
+TEST(Commands, ARunReplacesAnEarlierRunsOutputsAndListsItsOwn) {
+    const std::string out = ::testing::TempDir() + "/outputs-replaced";
+    std::filesystem::remove_all(out);
+    const std::string run = std::string(RINGSIM_BINARY) + " run " + RINGSIM_SOURCE_DIR +
+                            "/scenarios/quickstart.json --set duration=1ms --out " + out;
+    ASSERT_EQ(ringsim::testing_support::run_command(run + " --series 100us").exit_code, 0);
+    ASSERT_TRUE(std::filesystem::exists(out + "/series.csv"));
+    const auto r = ringsim::testing_support::run_command(run);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out + "/series.csv")) << "an earlier run's, left stale";
+    std::ifstream in(out + "/run.json");
+    const auto j = nlohmann::json::parse(in);
+    EXPECT_EQ(j.at("outputs"), nlohmann::json({"stats.json", "run.json", "violations.json"}));
+    for (const auto& entry : std::filesystem::directory_iterator(out))
+        EXPECT_NE(entry.path().filename().string().front(), '.') << "left behind: " << entry.path();
+}
+
+// A directory that cannot take a file is refused before simulating, with the reason.
+TEST(Commands, AnUnwritableOutputDirectoryExitsTwoBeforeTheRun) {
+    const auto r = ringsim::testing_support::run_command(
+        std::string(RINGSIM_BINARY) + " run " + RINGSIM_SOURCE_DIR +
+        "/scenarios/quickstart.json --out /proc/self");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("ringsim run: cannot write into /proc/self: "), std::string::npos)
+        << r.err;
 }
 
 } // namespace
