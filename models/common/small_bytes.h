@@ -39,7 +39,7 @@ public:
             m_heap.reset();
         }
         m_n = n;
-        std::memcpy(data(), p, n);
+        if (n != 0) std::memcpy(data(), p, n); // p may be null then (an empty vector's data())
     }
     size_t size() const { return m_n; }
     bool empty() const { return m_n == 0; }
