@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
@@ -127,7 +129,26 @@ public:
         const auto it = m_bad.lower_bound(inside); // pointers inside sort right after it
         return it != m_bad.end() && it->rfind(inside, 0) == 0;
     }
+    // True when the value at `pointer` itself was reported.
+    bool reported(const std::string& pointer) const { return m_bad.count(pointer) != 0; }
     bool empty() const { return m_list.empty(); }
+    // A number's text as the scenario typed it: nlohmann keeps an integer beyond 64 bits
+    // as a double, and an error must not echo 18446744073709551616 as 1.8446744073709552e+19.
+    void typed(const std::string& pointer, std::string text) { m_typed[pointer] = std::move(text); }
+    // A value replaced (--set) is no longer what the file typed there.
+    void forget_typed(const std::string& pointer) {
+        const auto first = m_typed.lower_bound(pointer);
+        auto last = first;
+        while (last != m_typed.end() &&
+               (last->first == pointer || last->first.rfind(pointer + "/", 0) == 0))
+            ++last;
+        m_typed.erase(first, last);
+    }
+    // What an error echoes of the value at `pointer`.
+    std::string echo(const std::string& pointer, const json& v) const {
+        const auto it = m_typed.find(pointer);
+        return it != m_typed.end() && v.is_number() ? it->second : json_text(v);
+    }
     std::vector<ConfigError> sorted() && {
         std::stable_sort(m_list.begin(), m_list.end(), [](const auto& x, const auto& y) {
             return pointer_less(x.pointer, y.pointer);
@@ -138,15 +159,65 @@ public:
 private:
     std::vector<ConfigError> m_list;
     std::set<std::string> m_bad;
+    std::map<std::string, std::string> m_typed;
 };
+
+// ---- numbers as typed ----------------------------------------------------------------
+
+// A number token of the text, outside strings, in document order.
+struct NumberToken {
+    std::string text;
+    bool beyond_double; // "1e400": no double holds it
+};
+
+// The text's number tokens. Each that no double holds is overwritten in `text` with a 0
+// padded by spaces (byte offsets unchanged), so parsing goes on and every other error in
+// the file is still found; the parse callback reports it at its pointer.
+std::vector<NumberToken> take_numbers(std::string& text) {
+    std::vector<NumberToken> tokens;
+    bool in_string = false, escaped = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            continue;
+        }
+        if (c != '-' && !std::isdigit(static_cast<unsigned char>(c))) continue;
+        size_t end = i + 1;
+        auto in_number = [](char n) {
+            return std::isdigit(static_cast<unsigned char>(n)) || n == '.' || n == 'e' ||
+                   n == 'E' || n == '+' || n == '-';
+        };
+        while (end < text.size() && in_number(text[end]))
+            ++end;
+        NumberToken token{text.substr(i, end - i), false};
+        const double d = std::strtod(token.text.c_str(), nullptr);
+        token.beyond_double = !std::isfinite(d);
+        if (token.beyond_double) text.replace(i, end - i, "0" + std::string(end - i - 1, ' '));
+        tokens.push_back(std::move(token));
+        i = end - 1;
+    }
+    return tokens;
+}
 
 // ---- parsing -------------------------------------------------------------------------
 
-// nlohmann keeps the last of two equal keys silently; a strict loader reports it. The parser
-// callback sees keys as they stream by, so this tracks the pointer of the current value.
-class DuplicateKeys {
+// Watches the parse as it streams by, tracking the pointer of the current value: nlohmann
+// keeps the last of two equal keys silently, and a strict loader reports it; a number no
+// double holds is reported where it is, and numbers kept as doubles are remembered as typed.
+class ParseWatch {
 public:
-    explicit DuplicateKeys(Errors& errors) : m_errors(errors) {}
+    ParseWatch(Errors& errors, std::vector<NumberToken> numbers)
+        : m_errors(errors), m_numbers(std::move(numbers)) {}
 
     bool operator()(int, json::parse_event_t event, json& parsed) {
         switch (event) {
@@ -165,6 +236,7 @@ public:
             element_done();
             break;
         case json::parse_event_t::value:
+            if (parsed.is_number()) on_number(parsed);
             element_done();
             break;
         }
@@ -195,12 +267,23 @@ private:
         if (frame.keys.insert(key).second) return;
         m_errors.add(pointer(), "each key at most once in an object", "\"" + key + "\" again");
     }
+    // The numbers arrive in the order take_numbers found them.
+    void on_number(const json& parsed) {
+        if (m_next_number >= m_numbers.size()) return;
+        const NumberToken& token = m_numbers[m_next_number++];
+        if (token.beyond_double)
+            m_errors.add(pointer(), "a number a double can hold", token.text);
+        else if (parsed.is_number_float())
+            m_errors.typed(pointer(), token.text);
+    }
     void element_done() {
         if (!m_stack.empty() && m_stack.back().array) ++m_stack.back().index;
     }
 
     Errors& m_errors;
     std::vector<Frame> m_stack;
+    std::vector<NumberToken> m_numbers;
+    size_t m_next_number = 0;
 };
 
 // The deepest nesting a scenario may have: its own keys go four levels down; the cap keeps
@@ -250,9 +333,10 @@ std::optional<json> parse_document(const std::string& text, const std::string& o
                    origin + ": deeper nesting at byte " + std::to_string(*at));
         return std::nullopt;
     }
-    DuplicateKeys duplicates(errors);
+    std::string parsed = text;
+    ParseWatch watch(errors, take_numbers(parsed));
     try {
-        return json::parse(text, std::ref(duplicates));
+        return json::parse(parsed, std::ref(watch));
     } catch (const json::parse_error& e) {
         std::string what = e.what();
         // Drop "[json.exception.parse_error.101] "; keep the line, column and byte.
@@ -262,11 +346,12 @@ std::optional<json> parse_document(const std::string& text, const std::string& o
                    origin + ": " + what + " (byte " + std::to_string(e.byte) + ")");
         return std::nullopt;
     } catch (const json::out_of_range& e) {
-        // A number no double holds ("1e400"): nlohmann stops there; say where it was.
+        // take_numbers replaced every number no double holds; should nlohmann still find
+        // one, it stops there: say where it was.
         std::string what = e.what();
         if (const size_t close = what.find("] "); close != std::string::npos)
             what = what.substr(close + 2);
-        errors.add(duplicates.pointer(), "a number a double can hold", origin + ": " + what);
+        errors.add(watch.pointer(), "a number a double can hold", origin + ": " + what);
         return std::nullopt;
     }
 }
@@ -359,6 +444,8 @@ void apply_set(json& doc, const std::string& set, Errors& errors) {
     }
     json value = json::parse(set.substr(eq + 1), nullptr, false);
     if (value.is_discarded()) value = set.substr(eq + 1); // --set duration=5ms
+    errors.forget_typed(pointer);
+    if (value.is_number_float()) errors.typed(pointer, set.substr(eq + 1));
     try {
         doc[json::json_pointer(pointer)] = std::move(value);
     } catch (const json::exception&) {
@@ -605,7 +692,9 @@ private:
     }
 
     bool fail(const std::string& pointer, const std::string& expected, const json& v) {
-        m_errors.add(pointer, expected, json_text(v));
+        // A value reported while parsing (a number beyond a double, standing as 0) is not
+        // reported twice.
+        if (!m_errors.reported(pointer)) m_errors.add(pointer, expected, m_errors.echo(pointer, v));
         return false;
     }
 

@@ -680,12 +680,52 @@ TEST(Loader, DeepNestingIsRefusedBeforeAnythingRecursesIntoIt) {
               "deep, found deeper nesting at byte 32 of the value (in --set)");
 }
 
-TEST(Loader, ANumberNoDoubleHoldsIsReportedWhereItIs) {
-    const auto r = load("{\"seed\": 1, \"session\": {\"data_pages\": 1e400}}");
-    ASSERT_EQ(r.errors.size(), 1u);
-    EXPECT_EQ(r.errors[0].pointer, "/session/data_pages");
-    EXPECT_EQ(r.errors[0].expected, "a number a double can hold");
-    EXPECT_NE(r.errors[0].found.find("1e400"), std::string::npos) << r.errors[0].found;
+// Finds the error at `pointer`; fails the test when there is none.
+const ConfigError* error_at(const LoadResult& r, const std::string& pointer) {
+    for (const ConfigError& e : r.errors)
+        if (e.pointer == pointer) return &e;
+    ADD_FAILURE() << "no error at " << pointer << " in\n" << joined(r);
+    return nullptr;
+}
+
+// What the error at `pointer` found; "(no error)" when there is none.
+std::string found_at(const LoadResult& r, const std::string& pointer) {
+    const ConfigError* e = error_at(r, pointer);
+    return e != nullptr ? e->found : "(no error)";
+}
+
+TEST(Loader, ANumberNoDoubleHoldsIsReportedWhereItIsAndHidesNoOtherError) {
+    // Issue 14: 1e400 stopped the parse and hid every other error in the file.
+    const auto r = load("{\"seed\": 1, \"session\": {\"data_pages\": 1e400}, "
+                        "\"platform\": {\"cpus\": [-1e999, 0]}, \"duration\": \"1xs\"}");
+    if (const auto* e = error_at(r, "/session/data_pages")) {
+        EXPECT_EQ(e->expected, "a number a double can hold");
+        EXPECT_EQ(e->found, "1e400");
+    }
+    EXPECT_EQ(found_at(r, "/platform/cpus/0"), "-1e999");
+    error_at(r, "/platform/cpus"); // an array where an integer belongs, reported too
+    error_at(r, "/duration");      // after the number, still found
+    error_at(r, "/description");   // and what is missing
+    EXPECT_EQ(std::count_if(r.errors.begin(), r.errors.end(),
+                            [](auto& e) { return e.pointer == "/session/data_pages"; }),
+              1)
+        << "the number stands as 0 for the parse and must not be reported again\n"
+        << joined(r);
+}
+
+TEST(Loader, NumbersAreEchoedAsTyped) {
+    // nlohmann keeps an integer beyond 64 bits as a double: 1.8446744073709552e+19.
+    const auto r = load("{\"seed\": 18446744073709551616, \"platform\": {\"cpus\": 2.50}}");
+    if (const auto* e = error_at(r, "/seed")) {
+        EXPECT_EQ(e->expected, "an integer >= 0");
+        EXPECT_EQ(e->found, "18446744073709551616");
+    }
+    EXPECT_EQ(found_at(r, "/platform/cpus"), "2.50");
+    // A --set value as typed; a value it replaces no longer echoes the file's text.
+    const auto set = load(kMinimal, {"seed=99999999999999999999999"});
+    EXPECT_EQ(found_at(set, "/seed"), "99999999999999999999999");
+    const auto replaced = load("{\"seed\": 1.50}", {"seed=true"});
+    EXPECT_EQ(found_at(replaced, "/seed"), "true");
 }
 
 TEST(Loader, MalformedJsonNamesThePlace) {
