@@ -63,7 +63,7 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
     // perf.data is written.
     if (m_aux_checker) m_consumer->add_observer(m_aux_checker.get());
     m_consumer->add_observer(m_perf_data.get());
-    m_consumer->add_observer(&m_end);
+    m_consumer->add_observer(&m_end); // last: it stops the simulation
 }
 
 std::vector<Addr> Platform::pages(Addr base, uint64_t n) const {
@@ -213,6 +213,17 @@ void Platform::build_writers() {
                                                                [this] { writer_done(); }));
         }
     }
+}
+
+void Platform::close_books_early() {
+    // The consumer's observers but the session's end (the simulation is already stopped),
+    // in the order they were added.
+    m_checker->finish();
+    if (m_aux_checker) {
+        m_aux_checker->set_stopped_early();
+        m_aux_checker->finish();
+    }
+    m_perf_data->on_finished();
 }
 
 void Platform::writer_done() {

@@ -51,6 +51,10 @@ public:
     // The consumer's MMU port, for a timeline that shows its faults and walks.
     models::MmuPort& consumer_mmu() { return *m_tool_port; }
     bool finished() const { return m_end.finished(); }
+    // After a run stopped early (SIGINT, SIGTERM): what the consumer's last pass would have
+    // done, without it: the checkers close their books (records still in flight counted as
+    // such), perf.data gets its closing records.
+    void close_books_early();
     bool aux_enabled() const { return m_sc.aux.enabled; }
     // The model instances whose statistics (stat_paths.h) a buffer's object holds, and
     // those the total holds: every instance, each counted once.

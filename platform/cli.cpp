@@ -9,6 +9,7 @@
 #include "platform/explore.h"
 #include "platform/litmus/litmus.h"
 #include "platform/output.h"
+#include "platform/run_loop.h"
 #include "platform/series.h"
 #include "platform/sweep/sweep_cmd.h"
 #include "platform/timeline.h"
@@ -17,6 +18,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -45,6 +47,7 @@ struct Args {
     std::string timeline_window;       // --timeline-window FROM:TO
     std::optional<std::string> series; // --series INTERVAL
     std::string perf_data;             // --perf-data FILE
+    bool progress = false;             // --progress: a progress line even off a terminal
     std::vector<std::string> argv;     // as typed, for perf.data's CMDLINE
 };
 
@@ -60,7 +63,8 @@ po::options_description options_for(bool with_run, Args& a) {
             "timeline", po::value<std::string>(&a.timeline), "trace-event JSON file")(
             "timeline-window", po::value<std::string>(&a.timeline_window),
             "FROM:TO")("series", po::value<std::string>(), "series.csv interval")(
-            "perf-data", po::value<std::string>(&a.perf_data), "perf.data file to write");
+            "perf-data", po::value<std::string>(&a.perf_data), "perf.data file to write")(
+            "progress", po::bool_switch(&a.progress), "progress lines on stderr");
     return opts;
 }
 
@@ -217,7 +221,12 @@ int cmd_run(const Args& a) {
         }
         series = std::make_unique<SeriesSampler>("series", top, *series_every, series_file);
     }
-    sc_core::sc_start();
+    RunLoopOptions loop;
+    loop.duration_ps = scenario->duration_ps;
+    loop.terminal = isatty(STDERR_FILENO) == 1;
+    if (a.progress || loop.terminal) loop.progress_out = &std::cerr;
+    const RunLoopEnd end = run_simulation(loop);
+    if (end.signal != 0) top.close_books_early();
     if (series) {
         series->finish();
         series_file.close();
@@ -243,6 +252,7 @@ int cmd_run(const Args& a) {
     info.sim_time_ps = sc_core::sc_time_stamp().value();
     info.wall_seconds = wall.count();
     info.delta_cycles = sc_core::sc_delta_count();
+    if (end.signal != 0) info.stopped_by = end.signal == SIGINT ? "SIGINT" : "SIGTERM";
 
     const std::filesystem::path dir(a.out);
     nlohmann::json run = run_json(top, info);
@@ -269,6 +279,7 @@ int cmd_run(const Args& a) {
         }
         print_perf_data_written(std::cout, top.perf_data(), a.perf_data);
     }
+    if (end.signal != 0) return 128 + end.signal; // 130 for SIGINT, 143 for SIGTERM
     return top.finished() ? kExitOk : kExitModelError;
 }
 

@@ -22,13 +22,20 @@ const std::vector<Command>& commands() {
         {"run",
          {"run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
           "[--timeline FILE [--timeline-window FROM:TO]] [--series INTERVAL]\n"
-          "[--perf-data FILE]"},
+          "[--perf-data FILE] [--progress]"},
          "simulate; write DIR/stats.json and DIR/run.json, print a summary",
          "  --timeline FILE    also write the memory operations (of FROM..TO, e.g. 1ms:1.2ms)\n"
          "                     as a trace for ui.perfetto.dev (docs/timeline.md)\n"
          "  --series INTERVAL  also write DIR/series.csv: per INTERVAL (e.g. 100us) and buffer,\n"
          "                     records produced, delivered, lost and the fill level\n"
-         "                     (docs/series.md)\n"},
+         "                     (docs/series.md)\n"
+         "  --progress         a progress line on stderr every second (simulated time, percent\n"
+         "                     of the duration, events per second, ETA); on a terminal it is\n"
+         "                     shown without asking, after the first second\n"
+         "SIGINT or SIGTERM stops the run at the end of its current slice of simulated time\n"
+         "(at most about 50 ms of wall time): the books close there, stats.json and run.json\n"
+         "(\"completed\": false, \"stopped_by\") are written, the summary printed, and the exit\n"
+         "status is 130 or 143.\n"},
         {"validate",
          {"validate SCENARIO [--set PATH=VALUE]..."},
          "check a scenario and its overrides, report every error",

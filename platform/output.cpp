@@ -98,6 +98,7 @@ json run_json(const Platform& p, const RunInfo& info) {
                                    t.count("aux.bytes.corrupted") >
                                0;
     out["completed"] = p.finished();
+    if (!info.stopped_by.empty()) out["stopped_by"] = info.stopped_by;
     // The host memory the process held at its peak, so far (getrusage: KiB on Linux). The
     // simulated buffers count only for the pages the run touched (models/memory/anon_bytes.h).
     rusage ru{};
@@ -207,6 +208,7 @@ void print_aux_summary(std::ostream& out, const StatValues& t) {
         << n("bytes.delivered") << " + lost " << n("bytes.lost") << " + unread "
         << n("bytes.unread");
     if (n("bytes.corrupted")) out << " + corrupted " << n("bytes.corrupted");
+    if (n("bytes.in_flight")) out << " + in flight " << n("bytes.in_flight");
     out << " bytes\n";
     for (size_t c = 0; c < models::kGapCauses; ++c) {
         const std::string cause = models::to_string(GapCause(c));
@@ -266,6 +268,7 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
     if (n("records.corrupted") + n("records.missing"))
         out << " + corrupted " << n("records.corrupted") << " + missing " << n("records.missing");
     if (n("records.skipped")) out << " + skipped " << n("records.skipped");
+    if (n("records.in_flight")) out << " + in flight " << n("records.in_flight");
     out << " records\n";
     if (n("records.skipped"))
         out << "ringsim: the tool stepped over " << n("records.skipped")
@@ -320,7 +323,12 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
                     << vs.size() << ")\n";
         }
     }
-    if (!p.finished())
+    if (!info.stopped_by.empty())
+        out << "ringsim: WARNING: stopped by " << info.stopped_by << " at "
+            << models::us_text(info.sim_time_ps)
+            << " of simulated time; the books are closed there (records in flight: "
+            << n("records.in_flight") << ")\n";
+    else if (!p.finished())
         out << "ringsim: WARNING: the consumer never finished; the run ended early\n";
 }
 
@@ -397,7 +405,8 @@ std::string stat_defs_markdown() {
       << "(`*` a buffer's index).\n\n"
       << "Identities the checker enforces per buffer (a violation when they fail):\n"
       << "`records.produced = records.delivered + records.lost + records.unread +\n"
-      << "records.overwritten + violations.corrupt + violations.missing` and\n"
+      << "records.overwritten + violations.corrupt + violations.missing + records.skipped +\n"
+      << "records.in_flight` and\n"
       << "`records.lost = lost_reported + lost_unreported`.\n\n";
     table(false);
     o << "\n## The AUX path\n\n"
@@ -408,7 +417,8 @@ std::string stat_defs_markdown() {
       << "are those of the sources its event traces (its CPU's ETM per CPU, every ETM the task\n"
       << "ran on per thread), wherever a shared sink's harvest copied their bytes; the total's\n"
       << "are their sum: `bytes.produced = bytes.delivered + bytes.lost + bytes.unread +\n"
-      << "bytes.corrupted`, `bytes.lost` is the sum of the first seven `lost_by_cause.*`, and\n"
+      << "bytes.corrupted + bytes.in_flight`, `bytes.lost` is the sum of the first seven "
+         "`lost_by_cause.*`, and\n"
       << "the last two (`stop_window`, `aux_disabled`) count trace never produced, also in\n"
       << "`bytes.untraced`. Each gap in a source's decoded counts is counted once, under its\n"
       << "first cause, in `gaps_by_cause.*`. The driver's, the sinks' and perf's AUX reader's\n"

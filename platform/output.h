@@ -18,6 +18,7 @@ struct RunInfo {
     uint64_t sim_time_ps = 0;
     double wall_seconds = 0;
     uint64_t delta_cycles = 0; // SystemC scheduler evaluation rounds
+    std::string stopped_by;    // "SIGINT" or "SIGTERM" when a signal stopped the run early
 };
 
 // Every statistic of the registry (stat_paths.h) that applies, read from the platform's live

@@ -579,9 +579,15 @@ void AuxChecker::finish() {
 
 void AuxChecker::close_source(Source& s) {
     const coresight::EtmStream& st = s.src->stream();
-    const uint64_t produced = st.size();
     AuxBooks& books = m_books[s.books];
-    books.bytes_produced += produced;
+    books.bytes_produced += st.size();
+    // A run stopped early (SIGINT, SIGTERM) ends with trace still in the ETM's FIFO and the
+    // sink, neither committed nor reported lost: the stream's last bytes, since the sink
+    // takes them in order. Only they are in flight; the books close on the bytes before.
+    const uint64_t accounted = s.committed + s.reported_lost;
+    const uint64_t in_flight = m_stopped_early && accounted < st.size() ? st.size() - accounted : 0;
+    books.bytes_in_flight += in_flight;
+    const uint64_t produced = st.size() - in_flight;
     const std::string name = s.src->name();
     if (s.duplicates) {
         ++m_n.violations_duplicated;
@@ -751,6 +757,7 @@ void AuxChecker::close_source(Source& s) {
     // The sink's and driver's own books against the source: what they committed plus what
     // they reported lost is every byte produced, each claimed once.
     if (s.committed + s.reported_lost != produced || s.claimed_twice) {
+        // (produced excludes what is in flight: the identity holds on the rest)
         ++m_n.violations_accounting;
         std::ostringstream ex;
         ex << name << " produced " << produced << " trace bytes; the sink and the driver "
@@ -887,6 +894,10 @@ void declare_aux_checker_stats(StatRegistry& r) {
               "trace bytes still in an AUX buffer when the run "
               "ended",
               &B::bytes_unread);
+    r.counter("aux.bytes.in_flight", "bytes",
+              "trace bytes still in an ETM's FIFO or a sink, neither committed nor reported "
+              "lost, when the run stopped: 0 unless it was interrupted (SIGINT, SIGTERM)",
+              &B::bytes_in_flight);
     r.counter("aux.bytes.corrupted", "bytes",
               "trace bytes the tool read wrong (each range is "
               "also a stale or overrun violation)",

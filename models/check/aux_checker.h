@@ -67,6 +67,9 @@ public:
     // Closes the books when the tool is done (after the record checker's, which still
     // hands it PERF_RECORD_AUX records).
     void finish();
+    // The run stopped before its end (SIGINT, SIGTERM): finish() then counts the trace the
+    // FIFOs and sinks still hold as in flight (aux.bytes.in_flight).
+    void set_stopped_early() { m_stopped_early = true; }
     void on_finished() override { finish(); }
     const std::vector<Violation>& violations() const { return m_violations; }
     // Buffer i's AUX books (complete after finish()), and the checker's own counts.
@@ -112,6 +115,7 @@ private:
     std::vector<std::unique_ptr<Source>> m_sources;
     std::vector<std::unique_ptr<Aux>> m_auxes;
     bool m_snapshot;
+    bool m_stopped_early = false;
     const OrderingEngine* m_engine;
     std::vector<AuxBooks> m_books; // by buffer
     AuxCheckCounters m_n;

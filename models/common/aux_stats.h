@@ -33,6 +33,7 @@ const char* to_string(GapCause c);
 struct AuxBooks {
     uint64_t bytes_produced = 0, bytes_delivered = 0, bytes_lost = 0, bytes_unread = 0;
     uint64_t bytes_corrupted = 0, bytes_untraced = 0;
+    uint64_t bytes_in_flight = 0; // in an ETM's FIFO or a sink when an interrupted run stopped
     std::array<uint64_t, kGapCauses> lost_by_cause{}; // bytes (untraced for the last two)
     std::array<uint64_t, kGapCauses> gaps_by_cause{}; // occurrences
     // Jumps between two decoded counts of a source: the discontinuities a decoder of the

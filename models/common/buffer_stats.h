@@ -12,6 +12,7 @@ struct BufferStats {
     uint64_t records_produced = 0;
     uint64_t bytes_produced = 0;
     uint64_t records_lost = 0;
+    uint64_t records_in_flight = 0; // reserved, not yet stored: only an interrupted run ends so
     uint64_t records_nested = 0;
     uint64_t lost_records_written = 0;
     uint64_t lost_samples_records = 0; // events with event->lost_samples != 0

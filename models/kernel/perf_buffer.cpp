@@ -93,6 +93,10 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
         }
         break;
     }
+    // The caller's record is in flight until it is stored (or dropped): a run interrupted
+    // meanwhile counts it so, not as produced and never accounted for.
+    h.in_flight = true;
+    ++m_stats.records_in_flight;
     // local_try_cmpxchg(&rb->head, &offset, head) succeeds: nothing ran since `offset` was
     // read (a writer that waited above re-read it).
     m_head = backward ? offset - size : offset + size;
@@ -163,9 +167,17 @@ void PerfBuffer::output_header(Handle& h, MemoryPort& mem, const std::vector<uin
 
 void PerfBuffer::output_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
     output_header(h, mem, bytes); // decides the room check, if it was pending
-    if (h.dropped) return;
-    h.header_stored = false;
-    store_body(h, mem, h.record_pos, bytes, h.header_store);
+    if (!h.dropped) {
+        h.header_stored = false;
+        store_body(h, mem, h.record_pos, bytes, h.header_store);
+    }
+    landed(h);
+}
+
+void PerfBuffer::landed(Handle& h) {
+    if (!h.in_flight) return;
+    h.in_flight = false;
+    --m_stats.records_in_flight;
 }
 
 void PerfBuffer::store_record(Handle& h, MemoryPort& mem, const std::vector<uint8_t>& bytes) {
@@ -271,6 +283,7 @@ bool PerfBuffer::output_whole(MemoryPort& mem, const perf::RecordContext& writer
 
 void PerfBuffer::output_end(Handle& h, MemoryPort& mem) {
     if (h.check_pending) resolve_room_check(h, mem);
+    landed(h); // a record reserved and never written is no longer in flight either
     // perf_output_put_handle (R3): only the outermost writer publishes data_head.
     if (m_nest > 1) {
         --m_nest;
@@ -327,6 +340,10 @@ void declare_perf_buffer_stats(StatRegistry& r) {
             "records.lost / records.produced (0 when nothing was "
             "produced)",
             "records.lost", "records.produced");
+    r.counter("records.in_flight", "records",
+              "records a writer had reserved room for but not yet stored when the run "
+              "stopped: 0 unless the run was interrupted (SIGINT, SIGTERM)",
+              &S::records_in_flight);
     r.counter("records.nested", "records",
               "records reserved while another writer of the same "
               "buffer was between begin and end (nest > 1, R3)",

@@ -98,6 +98,7 @@ public:
         uint64_t header_store = 0;
         std::vector<uint64_t> records; // positions of the records this handle stored
         std::vector<uint64_t> stores;  // their store sequence numbers
+        bool in_flight = false;        // the caller's record: reserved, not yet stored
     };
 
     PerfBuffer(const PerfBufferParams& params, BufferStats& stats);
@@ -158,6 +159,8 @@ private:
     void stored(Handle& h, uint64_t pos, const std::vector<uint8_t>& bytes,
                 const RecordStores& stores);
     void resolve_room_check(Handle& h, MemoryPort& mem);
+    // The caller's record is stored or dropped: no longer in flight.
+    void landed(Handle& h);
     void publish_head(MemoryPort& mem, uint64_t head);
     // The fail path (and the paused one): local_inc(&rb->lost),
     // atomic64_inc(&event->lost_samples).

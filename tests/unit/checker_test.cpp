@@ -535,7 +535,7 @@ TEST(Checker, BooksThatDoNotCloseAreAccountingViolations) {
     EXPECT_EQ(k.checker.violations()[0].kind, "accounting");
     EXPECT_EQ(k.checker.violations()[0].explanation,
               "produced 2 records but delivered + lost + unread + overwritten + corrupted + "
-              "missing + skipped = 3");
+              "missing + skipped + in flight = 3");
     EXPECT_EQ(k.checker.violations()[1].explanation,
               "the kernel lost 2 records but PERF_RECORD_LOST reported 0 and 0 remain unreported");
 }

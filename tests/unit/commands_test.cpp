@@ -8,8 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
 
 namespace {
 
@@ -93,6 +100,87 @@ TEST(Commands, AnUnwritableOutputDirectoryExitsTwoBeforeTheRun) {
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("ringsim run: cannot write into /proc/self: "), std::string::npos)
         << r.err;
+}
+
+// Starts `ringsim run SCENARIO --progress ...`, waits for its first progress line (the
+// simulation is under way), sends `sig` and returns the exit status; `err` gets what it
+// printed (stdout and stderr).
+int run_until_signal(const std::string& scenario, const std::string& out, int sig,
+                     std::string& err) {
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0) return -1;
+    const std::string bin = RINGSIM_BINARY;
+    std::vector<std::string> args = {bin, "run",   scenario,         "--out",
+                                     out, "--set", "duration=1000s", "--progress"};
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, bin.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(pipe_fds[1]);
+    if (spawned != 0) return -1;
+    char buf[4096];
+    ssize_t n = 0;
+    while (err.find("ringsim: simulated") == std::string::npos &&
+           (n = read(pipe_fds[0], buf, sizeof buf)) > 0)
+        err.append(buf, size_t(n));
+    kill(pid, sig);
+    while ((n = read(pipe_fds[0], buf, sizeof buf)) > 0)
+        err.append(buf, size_t(n));
+    close(pipe_fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
+}
+
+// Issue 14 §3: SIGINT and SIGTERM stop a run where it is; its books close there, exactly
+// (records and trace bytes still in flight counted as such, no accounting violation), and
+// stats.json and run.json say so.
+TEST(Commands, ASignalStopsARunWithItsBooksClosedAndItsOutputsWritten) {
+    struct Case {
+        const char* scenario;
+        int sig;
+        int exit_code;
+        const char* name;
+    };
+    for (const Case c : {Case{"quickstart.json", SIGINT, 130, "SIGINT"},
+                         Case{"aux-full.json", SIGTERM, 143, "SIGTERM"}}) {
+        const std::string out = ::testing::TempDir() + "/stopped-by-" + c.name;
+        std::filesystem::remove_all(out);
+        std::string err;
+        const int code = run_until_signal(
+            std::string(RINGSIM_SOURCE_DIR) + "/scenarios/" + c.scenario, out, c.sig, err);
+        EXPECT_EQ(code, c.exit_code) << c.scenario << "\n" << err;
+        std::ifstream run_file(out + "/run.json"), stats_file(out + "/stats.json");
+        ASSERT_TRUE(run_file && stats_file) << c.scenario << "\n" << err;
+        const auto run = nlohmann::json::parse(run_file);
+        const auto stats = nlohmann::json::parse(stats_file);
+        EXPECT_EQ(run["completed"], false);
+        EXPECT_EQ(run["stopped_by"], c.name);
+        EXPECT_LT(run["simulated_time_ps"].get<uint64_t>(), uint64_t(1000) * 1000000000000u);
+        EXPECT_EQ(run["violations"], 0) << c.scenario;
+        const auto& r = stats["total"]["records"];
+        EXPECT_GT(r["produced"].get<uint64_t>(), 0u);
+        EXPECT_EQ(r["produced"].get<uint64_t>(),
+                  r["delivered"].get<uint64_t>() + r["lost"].get<uint64_t>() +
+                      r["unread"].get<uint64_t>() + r["overwritten"].get<uint64_t>() +
+                      r["in_flight"].get<uint64_t>())
+            << stats["total"].dump(1);
+        if (stats["total"].contains("aux")) {
+            const auto& b = stats["total"]["aux"]["bytes"];
+            EXPECT_EQ(b["produced"].get<uint64_t>(),
+                      b["delivered"].get<uint64_t>() + b["lost"].get<uint64_t>() +
+                          b["unread"].get<uint64_t>() + b["corrupted"].get<uint64_t>() +
+                          b["in_flight"].get<uint64_t>());
+        }
+        EXPECT_NE(err.find(std::string("stopped by ") + c.name), std::string::npos) << err;
+    }
 }
 
 } // namespace
