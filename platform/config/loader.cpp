@@ -477,7 +477,7 @@ std::string noun(K kind) {
 std::string bounded_noun(const Param& p) {
     const std::string bounds = param_bounds_text(p);
     if (bounds.empty()) return noun(p.kind);
-    return noun(p.kind) + (p.min && p.max ? " in " : " ") + bounds;
+    return noun(p.kind) + (p.min && p.max && !p.min_exclusive ? " in " : " ") + bounds;
 }
 
 bool in_bounds(const Param& p, double v) {

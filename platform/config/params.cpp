@@ -31,6 +31,17 @@ Param key(std::string path, ParamKind kind) {
     return p;
 }
 
+// Ranges a real machine could have (issue 14 §2): beyond them a run is a typo or a run
+// away (a rate of 1000GHz took 40 minutes per simulated millisecond), not a study.
+constexpr double kPicosPerSecond = 1e12;
+constexpr double kMaxLatency = kPicosPerSecond;      // any one delay or cost: 1 s
+constexpr double kMaxSpan = 86400 * kPicosPerSecond; // any instant or period: a day
+constexpr double kMinRecordRate = 1e-3;              // records/s: one in 17 minutes
+constexpr double kMaxRecordRate = 100e6;             // a record every 10 ns per CPU
+constexpr double kMinBandwidth = 1e6;                // 1 MB/s
+constexpr double kMaxBandwidth = 1e12;               // 1 TB/s
+constexpr double kMaxTraceRate = 10e9;               // an ETM's 10 GB/s
+
 std::vector<Param> make_table() {
     const std::vector<std::string> contexts = {"task", "softirq", "irq", "nmi"};
     return {
@@ -42,6 +53,7 @@ std::vector<Param> make_table() {
             .at_least(0)
             .desc("Master seed; each component's seed derives from it and the component's name."),
         key("/duration", K::time)
+            .at_most(kMaxSpan)
             .def("10ms")
             .above(0)
             .desc("How long the writers run; the consumer then drains what is left."),
@@ -114,8 +126,12 @@ std::vector<Param> make_table() {
             .desc(
                 "PERF_EVENT_IOC_PAUSE_OUTPUT windows, sorted and not overlapping; records written "
                 "while paused are lost and counted."),
-        key("/session/pause/*/at", K::time).required().desc("When the window opens."),
+        key("/session/pause/*/at", K::time)
+            .at_most(kMaxSpan)
+            .required()
+            .desc("When the window opens."),
         key("/session/pause/*/length", K::time)
+            .at_most(kMaxSpan)
             .required()
             .above(0)
             .desc("How long output stays paused."),
@@ -126,6 +142,7 @@ std::vector<Param> make_table() {
                   "every page mapped read-only at mmap) or lazy (before 6.14, M1: each page "
                   "faults on its first touch)."),
         key("/session/migrate_every", K::time)
+            .at_most(kMaxSpan)
             .def("0s")
             .desc("per-thread only: the task moves to the next traced CPU this often; 0s = never."),
         key("/session/aux", K::object)
@@ -165,24 +182,29 @@ std::vector<Param> make_table() {
             .desc("The most a snapshot read takes (perf -S<size>); 0B = the AUX buffer. At most "
                   "the AUX buffer size."),
         key("/session/aux/snapshot_at", K::time_list)
+            .at_most(kMaxSpan)
             .at_least(0)
             .desc("SIGUSR2 times: at each, perf disables the event, reads every AUX buffer and "
                   "re-enables it (snapshot only)."),
 
         key("/kernel", K::object).desc("Kernel timing."),
         key("/kernel/irq_work_latency", K::time)
+            .at_most(kMaxLatency)
             .def("2us")
             .desc("From perf_output_wakeup to the irq_work that wakes the poll waiters."),
         key("/kernel/page_fault", K::time)
+            .at_most(kMaxLatency)
             .def("1us")
             .desc("Servicing one page fault of the tool: a first touch under lazy mapping, "
                   "the first write to the control page under either."),
         key("/kernel/ipi_latency", K::time)
+            .at_most(kMaxLatency)
             .def("1us")
             .desc("A cross-CPU call (PERF_EVENT_IOC_ENABLE/DISABLE reaching the event's CPU)."),
         key("/kernel/aux_copy_bandwidth", K::bandwidth)
+            .at_least(kMinBandwidth)
+            .at_most(kMaxBandwidth)
             .def("4GB/s")
-            .above(0)
             .desc("The ETR driver's memcpy from its buffer into the AUX pages "
                   "(tmc_etr_sync_perf_buffer)."),
 
@@ -200,24 +222,30 @@ std::vector<Param> make_table() {
             .desc("none: perform at issue; random: anywhere in the bounds (seeded); "
                   "adversarial: at one end of the bounds or the other (seeded)."),
         key("/memory/timing/store_drain_max", K::time)
+            .at_most(kMaxLatency)
             .def("100ns")
             .desc("A store performs at most this long after its issue (the store buffer)."),
         key("/memory/timing/load_early_max", K::time)
+            .at_most(kMaxLatency)
             .def("50ns")
             .desc("A load may perform up to this long before its issue (hoisted, speculative)."),
         key("/memory/timing/load_late_max", K::time)
+            .at_most(kMaxLatency)
             .def("100ns")
             .desc("A load may perform up to this long after its issue (still in flight)."),
 
         key("/memory/timing/consumer", K::object)
             .desc("The consumer's CPU's own bounds, where it should differ from the others."),
         key("/memory/timing/consumer/store_drain_max", K::time)
+            .at_most(kMaxLatency)
             .derive("memory.timing.store_drain_max")
             .desc("store_drain_max for the consumer's CPU."),
         key("/memory/timing/consumer/load_early_max", K::time)
+            .at_most(kMaxLatency)
             .derive("memory.timing.load_early_max")
             .desc("load_early_max for the consumer's CPU."),
         key("/memory/timing/consumer/load_late_max", K::time)
+            .at_most(kMaxLatency)
             .derive("memory.timing.load_late_max")
             .desc("load_late_max for the consumer's CPU."),
 
@@ -274,12 +302,15 @@ std::vector<Param> make_table() {
             .in("entries")
             .desc("TLB entries of the consumer's CPU (least recently used out); 0 = none."),
         key("/mmu/tlb_hit", K::time)
+            .at_most(kMaxLatency)
             .def("0ns")
             .desc("Added to an access for each page it touches that the TLB holds."),
         key("/mmu/tlb_miss", K::time)
+            .at_most(kMaxLatency)
             .def("5ns")
             .desc("Added for each page the TLB misses, before the page walk."),
         key("/mmu/page_walk", K::time)
+            .at_most(kMaxLatency)
             .def("25ns")
             .desc("Walking the page table for a page the TLB missed."),
 
@@ -295,14 +326,17 @@ std::vector<Param> make_table() {
             .desc("push: perf record's bulk copy (perf_mmap__push); libperf: record by record "
                   "(perf_mmap__read_event)."),
         key("/consumer/wakeup_latency", K::time)
+            .at_most(kMaxLatency)
             .def("10us")
             .desc("From POLLIN to the consumer running."),
         key("/consumer/per_record_cost", K::time)
+            .at_most(kMaxLatency)
             .def("50ns")
             .desc("Consumer CPU time handling one record (its mean under exponential), charged by "
                   "the readers that handle records one by one: libperf, and push with "
                   "tail_update per_record."),
         key("/consumer/lost_record_cost", K::time)
+            .at_most(kMaxLatency)
             .derive("consumer.per_record_cost")
             .desc("Consumer CPU time handling one PERF_RECORD_LOST (its mean under exponential), "
                   "where per_record_cost is charged. perf's handlers only add a LOST record to "
@@ -322,14 +356,17 @@ std::vector<Param> make_table() {
                   "every read_event; push: the copied chunk is handled record by record, each "
                   "costing per_record_cost, as some BPF consumers do)."),
         key("/consumer/copy_bandwidth", K::bandwidth)
+            .at_least(kMinBandwidth)
+            .at_most(kMaxBandwidth)
             .def("4GB/s")
-            .above(0)
             .desc("Copying out of the mapping."),
         key("/consumer/write_bandwidth", K::bandwidth)
+            .at_least(kMinBandwidth)
+            .at_most(kMaxBandwidth)
             .def("1GB/s")
-            .above(0)
             .desc("Writing perf.data."),
         key("/consumer/poll_timeout", K::time)
+            .at_most(kMaxSpan)
             .def("0s")
             .desc("poll() timeout; 0s = infinite, perf record's default."),
         key("/consumer/mmap_flush", K::size)
@@ -339,6 +376,7 @@ std::vector<Param> make_table() {
                 "perf record --mmap-flush: read a buffer once this many bytes are unread; at most "
                 "a quarter of the data buffer."),
         key("/consumer/snapshot_every", K::time)
+            .at_most(kMaxSpan)
             .def("0s")
             .desc("Overwrite buffers only: read them this often; 0s = only at the end."),
 
@@ -360,8 +398,9 @@ std::vector<Param> make_table() {
             .desc(
                 "Context that writes; a higher context nests inside a lower one on the same CPU."),
         key("/workload/writers/*/rate", K::frequency)
+            .at_least(kMinRecordRate)
+            .at_most(kMaxRecordRate)
             .required()
-            .above(0)
             .desc("Mean records per second per traced CPU."),
         key("/workload/writers/*/arrival", K::enumeration)
             .def("periodic")
@@ -372,6 +411,7 @@ std::vector<Param> make_table() {
             .desc("PERF_RECORD_SAMPLE size: the sample_type fixed part, or more in multiples of 8 "
                   "(PERF_SAMPLE_RAW fills the rest). Ignored for switch and comm records."),
         key("/workload/writers/*/write_time", K::time)
+            .at_most(kMaxLatency)
             .def("100ns")
             .desc("Time between reserving a record and publishing it."),
         key("/workload/writers/*/burst_size", K::integer)
@@ -380,28 +420,39 @@ std::vector<Param> make_table() {
             .in("records")
             .desc("bursty: records per burst."),
         key("/workload/writers/*/burst_spacing", K::time)
+            .at_most(kMaxLatency)
             .def("100ns")
             .desc("bursty: time between the records of a burst."),
-        key("/workload/writers/*/start", K::time).def("0s").desc("No record before this time."),
+        key("/workload/writers/*/start", K::time)
+            .at_most(kMaxSpan)
+            .def("0s")
+            .desc("No record before this time."),
         key("/workload/switch_every", K::time)
+            .at_most(kMaxSpan)
             .def("0s")
             .desc("The traced task is switched out this often on each traced CPU (task-bound "
                   "events stop, P3); 0s = never."),
         key("/workload/switch_out", K::time)
+            .at_most(kMaxSpan)
             .def("0s")
             .desc("How long each switch-out lasts; below switch_every."),
 
         key("/trace", K::object)
             .desc("The trace each ETM produces while its event runs on its CPU."),
         key("/trace/rate", K::bandwidth)
+            .at_most(kMaxTraceRate)
             .def("100MB/s")
             .above(0)
             .desc("ETM trace bytes per second per traced CPU while tracing."),
         key("/trace/phases", K::object_array)
             .desc("Rate changes: from at on, the rate is this; sorted by at, no two at the same "
                   "time."),
-        key("/trace/phases/*/at", K::time).required().desc("When the phase begins."),
+        key("/trace/phases/*/at", K::time)
+            .at_most(kMaxSpan)
+            .required()
+            .desc("When the phase begins."),
         key("/trace/phases/*/rate", K::bandwidth)
+            .at_most(kMaxTraceRate)
             .required()
             .at_least(0)
             .desc("ETM trace bytes per second per traced CPU from at on."),
@@ -427,8 +478,9 @@ std::vector<Param> make_table() {
             .desc("sysfs buf_mode_preferred: flat (one contiguous DMA buffer) or sg (the ETR walks "
                   "a scatter-gather table); auto picks as the driver does (E2)."),
         key("/etr/mem_bandwidth", K::bandwidth)
+            .at_least(kMinBandwidth)
+            .at_most(kMaxBandwidth)
             .def("2GB/s")
-            .above(0)
             .desc("How fast the sink writes trace into memory; input above it queues in the FIFO, "
                   "then overflows."),
         key("/etr/fifo_size", K::size)
@@ -438,6 +490,7 @@ std::vector<Param> make_table() {
             .desc("Trace the sink buffers when input outruns the memory bandwidth; more is lost "
                   "(overflow)."),
         key("/etr/flush_latency", K::time)
+            .at_most(kMaxLatency)
             .def("2us")
             .desc("FlushMan to TMCReady at least (the flush handshake); longer when the FIFO must "
                   "drain."),
@@ -447,6 +500,7 @@ std::vector<Param> make_table() {
             .desc("The granule the sink model moves trace in: arrivals and DMA writes are "
                   "processed per burst of this many bytes, never per frame. A multiple of 16B."),
         key("/etr/sg_walk", K::time)
+            .at_most(kMaxLatency)
             .def("100ns")
             .desc("ETR_SG: the sink's walk of one table page at each enable; trace arriving "
                   "meanwhile waits in the FIFO."),
@@ -457,6 +511,7 @@ std::vector<Param> make_table() {
                   "entry where a link belongs, LAST before the end): every walk fails, "
                   "STS.MemErr, the whole capture discarded (E4, D10)."),
         key("/etr/memerr_at", K::time_list)
+            .at_most(kMaxSpan)
             .at_least(0)
             .desc("The capture running at each of these times ends with STS.MemErr: the driver "
                   "discards it whole (D10)."),
@@ -471,6 +526,17 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
 }
 
 // A bound in the kind's own words: "64", "1B", "250ns".
+// "100MHz", "1MB/s", "1000GB/s": the largest unit (each 1000 times the one before) that
+// leaves at least 1, as the scenario would write it.
+std::string with_decimal_unit(double v, const std::vector<const char*>& units) {
+    size_t i = 0;
+    for (; i + 1 < units.size() && v >= 1000; ++i)
+        v /= 1000;
+    std::ostringstream s;
+    s << v << units[i];
+    return s.str();
+}
+
 std::string bound_text(ParamKind kind, double v) {
     if (v == 0) return "0";
     const auto u = static_cast<uint64_t>(v);
@@ -479,6 +545,10 @@ std::string bound_text(ParamKind kind, double v) {
         return format_size(u);
     case K::time:
         return format_time(u);
+    case K::frequency:
+        return with_decimal_unit(v, {"Hz", "kHz", "MHz", "GHz"});
+    case K::bandwidth:
+        return with_decimal_unit(v, {"B/s", "KB/s", "MB/s", "GB/s"});
     default: {
         if (v == std::floor(v) && std::fabs(v) < 9e15)
             return std::to_string(static_cast<int64_t>(v));
@@ -492,7 +562,10 @@ std::string bound_text(ParamKind kind, double v) {
 } // namespace
 
 std::string param_bounds_text(const Param& p) {
-    if (p.min && p.max) return bound_text(p.kind, *p.min) + ".." + bound_text(p.kind, *p.max);
+    if (p.min && p.max)
+        return p.min_exclusive
+                   ? "> " + bound_text(p.kind, *p.min) + " and <= " + bound_text(p.kind, *p.max)
+                   : bound_text(p.kind, *p.min) + ".." + bound_text(p.kind, *p.max);
     if (p.min) return (p.min_exclusive ? "> " : ">= ") + bound_text(p.kind, *p.min);
     if (p.max) return "<= " + bound_text(p.kind, *p.max);
     return "";

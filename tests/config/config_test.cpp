@@ -728,6 +728,21 @@ TEST(Loader, NumbersAreEchoedAsTyped) {
     EXPECT_EQ(found_at(replaced, "/seed"), "true");
 }
 
+TEST(Loader, RatesBandwidthsAndTimesOutsideARealMachinesRangeAreRefused) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"workload.writers.0.rate=1000GHz", "a frequency in 0.001Hz..100MHz"},
+        {"consumer.copy_bandwidth=1B/s", "a bandwidth in 1MB/s..1000GB/s"},
+        {"kernel.page_fault=213s", "a time <= 1s"},
+        {"duration=100000s", "a time > 0 and <= 86400s"},
+        {"trace.rate=20GB/s", "a bandwidth > 0 and <= 10GB/s"},
+    };
+    for (const auto& [set, expected] : cases) {
+        const auto r = load(kMinimal, {set});
+        ASSERT_EQ(r.errors.size(), 1u) << set << "\n" << joined(r);
+        EXPECT_EQ(r.errors[0].expected, expected) << set;
+    }
+}
+
 TEST(Loader, MalformedJsonNamesThePlace) {
     const auto r = load("{\n  \"seed\": 1,\n  \"x\" 2\n}");
     ASSERT_EQ(r.errors.size(), 1u);

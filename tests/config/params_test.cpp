@@ -63,6 +63,19 @@ TEST(Params, DefaultsPassTheirOwnRules) {
     }
 }
 
+// Issue 14 §2: every rate, bandwidth and time has a range a real machine could have, so a
+// typo cannot ask for a run of days (a rate of 1000GHz) or a drain of centuries (1B/s).
+TEST(Params, EveryRateBandwidthAndTimeIsBounded) {
+    for (const Param& p : params()) {
+        if (p.kind != ParamKind::time && p.kind != ParamKind::time_list &&
+            p.kind != ParamKind::frequency && p.kind != ParamKind::bandwidth)
+            continue;
+        EXPECT_TRUE(p.max.has_value()) << p.path << " has no maximum";
+        const bool rate = p.kind == ParamKind::frequency || p.kind == ParamKind::bandwidth;
+        EXPECT_TRUE(!rate || p.min.has_value()) << p.path << " has no minimum";
+    }
+}
+
 TEST(Params, DottedKeys) {
     EXPECT_EQ(dotted_key("/workload/writers/*/rate"), "workload.writers[].rate");
     EXPECT_EQ(dotted_key("/session/data_pages"), "session.data_pages");
