@@ -13,9 +13,17 @@ template <typename T> T get(const uint8_t* p) {
     return v;
 }
 
-// Reads the sample_id trailer that ends a non-sample record.
-void parse_sample_id(Record& r, const uint8_t* end, uint64_t st) {
-    const uint8_t* q = end - id_header_size(st);
+// The field at offset `at` of a record of n bytes at p; 0 when the record is too short to hold
+// it (torn or corrupt bytes whose size is smaller than their type and sample_type say), so
+// that nothing past the record is ever read.
+template <typename T> T field(const uint8_t* p, uint64_t n, uint64_t at) {
+    return at <= n && n - at >= sizeof(T) ? get<T>(p + at) : T{};
+}
+
+// Reads the sample_id trailer that ends a non-sample record, if the record can hold one.
+void parse_sample_id(Record& r, const uint8_t* p, uint64_t n, uint64_t st) {
+    if (n < kHeaderSize + id_header_size(st)) return;
+    const uint8_t* q = p + n - id_header_size(st);
     if (st & PERF_SAMPLE_TID) {
         r.pid = get<uint32_t>(q);
         r.tid = get<uint32_t>(q + 4);
@@ -46,39 +54,38 @@ std::optional<Header> parse_header(const uint8_t* p, uint64_t n) {
 Record parse_record(const uint8_t* p, uint64_t st, bool sample_id_all) {
     Record r;
     r.header = *parse_header(p, kHeaderSize);
-    const uint8_t* q = p + kHeaderSize;
-    const uint8_t* end = p + r.header.size;
+    const uint64_t n = r.header.size;
+    uint64_t q = kHeaderSize;
     switch (r.header.type) {
     case PERF_RECORD_SAMPLE:
         if (st & PERF_SAMPLE_IDENTIFIER) {
-            r.id = get<uint64_t>(q);
+            r.id = field<uint64_t>(p, n, q);
             q += 8;
         }
         if (st & PERF_SAMPLE_IP) q += 8;
         if (st & PERF_SAMPLE_TID) {
-            r.pid = get<uint32_t>(q);
-            r.tid = get<uint32_t>(q + 4);
+            r.pid = field<uint32_t>(p, n, q);
+            r.tid = field<uint32_t>(p, n, q + 4);
             q += 8;
         }
         if (st & PERF_SAMPLE_TIME) {
-            r.time_ns = get<uint64_t>(q);
+            r.time_ns = field<uint64_t>(p, n, q);
             q += 8;
         }
         if (st & PERF_SAMPLE_ID) {
-            r.id = get<uint64_t>(q);
+            r.id = field<uint64_t>(p, n, q);
             q += 8;
         }
         if (st & PERF_SAMPLE_STREAM_ID) q += 8;
-        if (st & PERF_SAMPLE_CPU) r.cpu = get<uint32_t>(q);
+        if (st & PERF_SAMPLE_CPU) r.cpu = field<uint32_t>(p, n, q);
         break;
     case PERF_RECORD_LOST:
-        r.id = get<uint64_t>(q);
-        r.lost = get<uint64_t>(q + 8);
-        if (sample_id_all) parse_sample_id(r, end, st);
+        r.id = field<uint64_t>(p, n, q);
+        r.lost = field<uint64_t>(p, n, q + 8);
+        if (sample_id_all) parse_sample_id(r, p, n, st);
         break;
     default:
-        if (sample_id_all && r.header.size >= kHeaderSize + id_header_size(st))
-            parse_sample_id(r, end, st);
+        if (sample_id_all) parse_sample_id(r, p, n, st);
         break;
     }
     return r;

@@ -39,7 +39,9 @@ struct Record {
     uint32_t pid = 0, tid = 0, cpu = 0;
 };
 
-// Decodes a whole record (header.size bytes at p); fields absent from sample_type stay 0.
+// Decodes a whole record (header.size bytes at p); fields absent from sample_type stay 0, and
+// so do fields a record too short for its type and sample_type cannot hold: nothing past
+// p + header.size is read.
 Record parse_record(const uint8_t* p, uint64_t sample_type, bool sample_id_all);
 
 // "PERF_RECORD_SAMPLE", "PERF_RECORD_LOST", ... or "type N".
