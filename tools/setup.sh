@@ -18,6 +18,8 @@ packages=(
   linux-perf              # tests/perf: perf report reads ringsim's perf.data (OpenCSD inside)
   valgrind                # tests/bench: instructions per record, counted by callgrind
   libopencsd-bin          # trc_pkt_lister: OpenCSD decodes the ETM trace (tests/unit/opencsd_test.cpp)
+  clang                   # tools/fuzz.sh: the libFuzzer targets of tests/fuzz (clang 14 on Debian 12)
+  libclang-rt-14-dev      # tools/fuzz.sh: libFuzzer and the sanitizer runtimes (-fsanitize=fuzzer)
 )
 
 missing=()
