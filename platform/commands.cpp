@@ -22,7 +22,7 @@ const std::vector<Command>& commands() {
         {"run",
          {"run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
           "[--timeline FILE [--timeline-window FROM:TO]] [--series INTERVAL]\n"
-          "[--perf-data FILE] [--progress]"},
+          "[--perf-data FILE] [--progress] [--max-memory SIZE]"},
          "simulate; write DIR/stats.json and DIR/run.json, print a summary",
          "  --timeline FILE    also write the memory operations (of FROM..TO, e.g. 1ms:1.2ms)\n"
          "                     as a trace for ui.perfetto.dev (docs/timeline.md)\n"
@@ -37,9 +37,12 @@ const std::vector<Command>& commands() {
          "(\"completed\": false, \"stopped_by\") are written, the summary printed, and the exit\n"
          "status is 130 or 143.\n"},
         {"validate",
-         {"validate SCENARIO [--set PATH=VALUE]..."},
+         {"validate SCENARIO [--set PATH=VALUE]... [--max-memory SIZE]"},
          "check a scenario and its overrides, report every error",
-         ""},
+         "Prints the memory the run may need at most, part by part with the keys that drive\n"
+         "each, and the records and events it will take.\n"
+         "  --max-memory SIZE  refuse (exit 2) a scenario that may need more (e.g. 8GiB;\n"
+         "                     default: 80% of physical memory); `run` takes it too\n"},
         {"explore",
          {"explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]...\n"
           "[--json FILE]"},

@@ -468,8 +468,10 @@ std::vector<Param> make_table() {
         key("/etr/buffer_size", K::size)
             .def("1MiB")
             .at_least(4096)
+            .at_most(8.0 * (1ull << 30))
             .pow2()
-            .because("the ETR buffer is allocated in whole 4KiB pages and halved on failure (E1)")
+            .because("the ETR buffer is allocated in whole 4KiB pages and halved on failure (E1); "
+                     "its size register RSZ counts 32-bit words in 32 bits")
             .desc("sysfs buffer_size: the ETR buffer the driver tries first; it uses the AUX size "
                   "instead when the AUX area is larger (E1)."),
         key("/etr/mode", K::enumeration)
@@ -486,7 +488,9 @@ std::vector<Param> make_table() {
         key("/etr/fifo_size", K::size)
             .def("4KiB")
             .at_least(16)
-            .because("the formatter holds at least the frame it is filling")
+            .at_most(1 << 20)
+            .because("the formatter holds at least the frame it is filling; a TMC's SRAM holds "
+                     "kilobytes")
             .desc("Trace the sink buffers when input outruns the memory bandwidth; more is lost "
                   "(overflow)."),
         key("/etr/flush_latency", K::time)
