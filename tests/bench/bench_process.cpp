@@ -51,9 +51,41 @@ double parse_count(std::string s) {
     return std::atof(digits.c_str());
 }
 
+// The resident set of process `pid` in MiB; 0 when it cannot be read.
+double resident_mib(pid_t pid) {
+    std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
+    double size = 0, resident = 0;
+    if (!(statm >> size >> resident)) return 0;
+    return resident * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+// stats.json's identities, per buffer (records) and in the total (trace bytes), and no
+// accounting violation anywhere.
+bool books_close(const nlohmann::json& stats) {
+    auto n = [](const nlohmann::json& o, const char* key) {
+        return o.contains(key) ? o.at(key).get<uint64_t>() : uint64_t(0);
+    };
+    for (const auto& b : stats.at("buffers")) {
+        const auto& r = b.at("records");
+        const uint64_t sum = n(r, "delivered") + n(r, "lost") + n(r, "unread") +
+                             n(r, "overwritten") + n(r, "corrupted") + n(r, "missing") +
+                             n(r, "skipped") + n(r, "in_flight");
+        if (sum != n(r, "produced")) return false;
+        if (n(b.at("violations"), "accounting") != 0) return false;
+    }
+    if (stats.at("total").contains("aux")) {
+        const auto& aux = stats.at("total").at("aux");
+        const auto& t = aux.at("bytes");
+        const uint64_t sum = n(t, "delivered") + n(t, "lost") + n(t, "unread") + n(t, "corrupted") +
+                             n(t, "in_flight");
+        if (sum != n(t, "produced") || n(aux.at("violations"), "accounting") != 0) return false;
+    }
+    return true;
+}
+
 } // namespace
 
-Cost run_command(const std::vector<std::string>& command) {
+Cost run_command(const std::vector<std::string>& command, double sample_every_s) {
     std::vector<std::string> args = command;
     std::vector<char*> argv;
     for (auto& a : args)
@@ -69,8 +101,15 @@ Cost run_command(const std::vector<std::string>& command) {
     }
     int status = 0;
     rusage ru{};
-    wait4(pid, &status, 0, &ru);
     Cost c;
+    if (sample_every_s > 0) {
+        while (wait4(pid, &status, WNOHANG, &ru) == 0) {
+            c.rss_mib.push_back(resident_mib(pid));
+            usleep(useconds_t(sample_every_s * 1e6));
+        }
+    } else {
+        wait4(pid, &status, 0, &ru);
+    }
     c.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
     c.user_s = double(ru.ru_utime.tv_sec) + double(ru.ru_utime.tv_usec) * 1e-6;
     c.sys_s = double(ru.ru_stime.tv_sec) + double(ru.ru_stime.tv_usec) * 1e-6;
@@ -81,10 +120,10 @@ Cost run_command(const std::vector<std::string>& command) {
 }
 
 RunResult run_ringsim(const std::string& ringsim, const std::string& scenario,
-                      const std::vector<std::string>& sets) {
+                      const std::vector<std::string>& sets, double sample_every_s) {
     const std::string out = scratch_dir("run");
     RunResult r;
-    r.cost = run_command(ringsim_args(ringsim, scenario, sets, out));
+    r.cost = run_command(ringsim_args(ringsim, scenario, sets, out), sample_every_s);
     if (!r.cost.ok) return r;
     const auto run = read_json(out + "/run.json");
     const auto stats = read_json(out + "/stats.json");
@@ -93,6 +132,7 @@ RunResult run_ringsim(const std::string& ringsim, const std::string& scenario,
     r.wall_s = run.at("wall_seconds").get<double>();
     r.peak_rss_mib = run.at("peak_rss_bytes").get<double>() / (1024.0 * 1024.0);
     r.records = produced_records(stats);
+    r.books_exact = books_close(stats);
     if (stats.at("total").contains("aux")) {
         const auto& bytes = stats.at("total").at("aux").at("bytes");
         r.trace_mb = bytes.at("produced").get<double>() / 1e6;

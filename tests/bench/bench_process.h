@@ -16,10 +16,14 @@ struct Cost {
     double wall_s = 0, user_s = 0, sys_s = 0;
     double max_rss_mib = 0;
     double minor_faults = 0; // page faults served without I/O
+    // With a sampling interval: the resident set every interval while it ran (MiB, from
+    // /proc/PID/statm), in order.
+    std::vector<double> rss_mib;
     double cpu_s() const { return user_s + sys_s; }
 };
-// Runs `argv` (argv[0] a path) with stdout and stderr to /dev/null.
-Cost run_command(const std::vector<std::string>& argv);
+// Runs `argv` (argv[0] a path) with stdout and stderr to /dev/null; every `sample_every_s`
+// seconds (0: never) it samples the child's resident set.
+Cost run_command(const std::vector<std::string>& argv, double sample_every_s = 0);
 
 // One `ringsim run SCENARIO --set ...`, what its outputs say.
 struct RunResult {
@@ -29,11 +33,14 @@ struct RunResult {
     double records = 0;
     double trace_mb = 0, delivered_mb = 0; // AUX trace produced / delivered, in MB (1e6 B)
     double peak_rss_mib = 0;               // run.json's peak_rss_bytes
+    // The books closed exactly: every buffer's records and every source's trace bytes
+    // accounted for (stats.json's identities) and no accounting violation.
+    bool books_exact = false;
     bool ok() const { return cost.ok && sim_s > 0; }
     double speed() const { return ok() ? sim_s / wall_s : 0; } // simulated s per wall s
 };
 RunResult run_ringsim(const std::string& ringsim, const std::string& scenario,
-                      const std::vector<std::string>& sets);
+                      const std::vector<std::string>& sets, double sample_every_s = 0);
 
 // Self instructions by function from one callgrind run: callgrind_annotate's
 // "file:function [object]" lines.

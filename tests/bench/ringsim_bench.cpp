@@ -4,7 +4,8 @@
 // measured. Nothing here fails on a figure: a missed target is reported, never asserted.
 //
 //   ringsim_bench [--ringsim PATH] [--source DIR] [--results FILE] [--only GROUP]
-//   GROUP: speed, instructions, memory, runs (default: all of them)
+//   GROUP: speed, instructions, memory, runs (default: all of them), or soak (only on its
+//   own: `cmake --build build --target soak` writes tests/bench/soak-results.json)
 #include "bench_figures.h"
 #include "bench_process.h"
 
@@ -209,6 +210,37 @@ struct Bench {
              "MiB", "", 0, 1});
     }
 
+    // Soak (issue 14 §5): the reference and AUX reference for 60 s of simulated time each, the
+    // resident set sampled ten times a second: flat once the buffers are warm, and the books
+    // exact at the end.
+    void soak() {
+        std::printf("\nsoak (60 s simulated, resident set sampled every 0.1 s)\n");
+        const std::pair<const char*, const char*> runs[] = {
+            {"reference", "tests/bench/reference.json"},
+            {"aux_reference", "tests/bench/aux-reference.json"}};
+        for (const auto& [name, scenario] : runs) {
+            const RunResult r = run_ringsim(ringsim, path(scenario), {"duration=60s"}, 0.1);
+            const std::vector<double>& rss = r.cost.rss_mib;
+            if (!r.ok() || rss.size() < 8) return fail(std::string("soak of ") + scenario);
+            // The resident set a quarter of the way through and at the end: a leak, or
+            // anything that grows with simulated time, shows as their ratio.
+            const double quarter = *std::max_element(rss.begin(), rss.begin() + rss.size() / 4);
+            const double end = *std::max_element(rss.begin() + rss.size() * 3 / 4, rss.end());
+            const std::string id = std::string("soak.") + name, what = name;
+            add({id + ".sim_s", what + ": simulated seconds", r.sim_s, "s", "", 0, 0});
+            add({id + ".wall_s", what + ": wall seconds", r.cost.wall_s, "s", "", 0, 1});
+            add({id + ".rss_quarter_mib", what + ": resident set, highest in the first quarter",
+                 quarter, "MiB", "", 0, 1});
+            add({id + ".rss_end_mib", what + ": resident set, highest in the last quarter", end,
+                 "MiB", "", 0, 1});
+            add({id + ".rss_growth", what + ": last quarter over first", end / quarter, "x",
+                 "<=", 1.2, 2});
+            add({id + ".books_exact",
+                 what + ": books exact at the end (1: every record and trace byte accounted for)",
+                 r.books_exact ? 1.0 : 0.0, "", ">=", 1, 0});
+        }
+    }
+
     // The cost of a run in explore, matrix and sweep, and the sweep's parallel speed-up.
     void runs() {
         std::printf("\nruns (explore, matrix and sweep fork one child per run)\n");
@@ -315,15 +347,18 @@ int sc_main(int argc, char** argv) {
         {"speed", [&] { b.speed(); }},
         {"instructions", [&] { b.instructions(); }},
         {"memory", [&] { b.memory(); }},
-        {"runs", [&] { b.runs(); }}};
-    bool known = only.empty();
+        {"runs", [&] { b.runs(); }},
+        {"soak", [&] { b.soak(); }}};
+    // The soak has a results file of its own (docs/reliability.md shows it): only on demand.
+    bool known = false;
     for (const auto& [name, run] : groups)
-        if (only.empty() || only == name) {
+        if ((only.empty() && name != "soak") || only == name) {
             known = true;
             run();
         }
     if (!known) {
-        std::fprintf(stderr, "ringsim_bench: --only takes speed, instructions, memory or runs\n");
+        std::fprintf(stderr,
+                     "ringsim_bench: --only takes speed, instructions, memory, runs or soak\n");
         return 2;
     }
     if (!results.empty()) {
