@@ -97,7 +97,9 @@ for t in "${targets[@]}"; do
   artifacts=$work/artifacts/$t/
   mkdir -p "$corpus" "$artifacts"
   # The committed seeds, copied: libFuzzer adds what it finds to the first directory only.
-  cp -r tests/fuzz/corpus/"$t"/. tests/fuzz/regressions/"$t"/. "$corpus"/
+  for d in tests/fuzz/corpus/"$t" tests/fuzz/regressions/"$t"; do
+    if [[ -d $d ]]; then cp -r "$d"/. "$corpus"/; fi
+  done
   extra=()
   for d in ${seed_dirs[$t]}; do extra+=("$root/$d"); done
   log=$work/$t.log
