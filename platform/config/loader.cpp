@@ -162,6 +162,30 @@ private:
     std::map<std::string, std::string> m_typed;
 };
 
+// ---- scans of the raw text ------------------------------------------------------------
+
+// Follows a JSON text byte by byte, for the linear scans made before nlohmann parses it.
+class OutsideStrings {
+public:
+    // True when `c`, the next byte, lies outside every string (a quote is the string's).
+    bool structural(char c) {
+        if (m_in_string) {
+            if (m_escaped)
+                m_escaped = false;
+            else if (c == '\\')
+                m_escaped = true;
+            else if (c == '"')
+                m_in_string = false;
+            return false;
+        }
+        m_in_string = c == '"';
+        return !m_in_string;
+    }
+
+private:
+    bool m_in_string = false, m_escaped = false;
+};
+
 // ---- numbers as typed ----------------------------------------------------------------
 
 // A number token of the text, outside strings, in document order.
@@ -175,22 +199,10 @@ struct NumberToken {
 // the file is still found; the parse callback reports it at its pointer.
 std::vector<NumberToken> take_numbers(std::string& text) {
     std::vector<NumberToken> tokens;
-    bool in_string = false, escaped = false;
+    OutsideStrings json;
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (in_string) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
-        if (c == '"') {
-            in_string = true;
-            continue;
-        }
+        if (!json.structural(c)) continue;
         if (c != '-' && !std::isdigit(static_cast<unsigned char>(c))) continue;
         size_t end = i + 1;
         auto in_number = [](char n) {
@@ -294,19 +306,11 @@ constexpr size_t kMaxJsonDepth = 32;
 // strings; none when it never does. A linear scan, before anything recursive sees the text.
 std::optional<size_t> too_deep(const std::string& text) {
     size_t depth = 0;
-    bool in_string = false, escaped = false;
+    OutsideStrings json;
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (in_string) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
+        if (!json.structural(c)) continue;
+        if (c == '[' || c == '{') {
             if (++depth > kMaxJsonDepth) return i;
         } else if ((c == ']' || c == '}') && depth > 0) {
             --depth;
