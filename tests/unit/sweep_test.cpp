@@ -241,7 +241,9 @@ TEST_F(SweepTest, APointPastItsTimeLimitIsAFailedLineWithItsReason) {
     EXPECT_EQ(retry.code, 0) << retry.err;
     EXPECT_EQ(line_count(dir / "slow" / "points-0-of-1.jsonl"), 3u);
     ASSERT_EQ(ringsim("merge slow --json slow.json").code, 0);
-    for (const json& row : json::parse(read_file(dir / "slow.json"))["rows"]) {
+    // Held in a variable: a range-for over a part of a temporary outlives the temporary.
+    const json merged = json::parse(read_file(dir / "slow.json"));
+    for (const json& row : merged["rows"]) {
         EXPECT_EQ(row["replicates"], 1);
         EXPECT_EQ(row["failed"], 0);
     }
