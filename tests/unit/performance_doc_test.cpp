@@ -1,6 +1,7 @@
 // docs/performance.md shows the figures of tests/bench/results.json (written by ringsim_bench
-// --results) between two markers; the page must show exactly what that file holds, so the
-// figures it quotes are the ones measured. RINGSIM_UPDATE_DOCS=1 rewrites the block.
+// --results) between two markers (and docs/reliability.md the soak's); the page must show exactly
+// what that file holds, so the figures it quotes are the ones measured. RINGSIM_UPDATE_DOCS=1
+// rewrites the block.
 #include "tests/bench/bench_figures.h"
 
 #include <gtest/gtest.h>
@@ -75,6 +76,21 @@ TEST(Performance, ResultsHoldEveryFigureTheBenchReports) {
           "memory.buffers_4GiB", "runs.per_run_ms", "runs.matrix_200"})
         EXPECT_TRUE(ids.count(id)) << "tests/bench/results.json lacks " << id;
     EXPECT_TRUE(results.contains("profile"));
+}
+
+// docs/reliability.md shows the soak's figures (tests/bench/soak-results.json) the same way.
+TEST(Reliability, DocShowsTheRecordedSoak) {
+    const std::string page = std::string(RINGSIM_SOURCE_DIR) + "/docs/reliability.md";
+    const std::string doc = read(page);
+    int blocks = 0;
+    const std::string now = regenerated(doc, blocks);
+    EXPECT_EQ(blocks, 1) << "the soak's figures";
+    EXPECT_NE(doc.find(kBegin + "tests/bench/soak-results.json -->"), std::string::npos);
+    if (std::getenv("RINGSIM_UPDATE_DOCS") != nullptr) {
+        std::ofstream(page) << now;
+        GTEST_SKIP() << "rewrote " << page;
+    }
+    EXPECT_EQ(doc, now) << page << " is out of date: run the test with RINGSIM_UPDATE_DOCS=1";
 }
 
 TEST(Performance, NumbersAreGroupedAndRounded) {
