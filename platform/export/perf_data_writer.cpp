@@ -120,8 +120,12 @@ void PerfDataWriter::note(const uint8_t* p, const models::perf::Header& h) {
     if (m_time_in_sample) {
         uint64_t time = 0;
         if (h.type == PERF_RECORD_SAMPLE) {
-            std::memcpy(&time, p + m_time_in_sample, 8);
-            m_order.queue(time);
+            // A sample too short for its TIME field (a torn record): perf's
+            // evsel__parse_sample_timestamp fails on it (-EFAULT) and queues nothing.
+            if (h.size >= m_time_in_sample + 8) {
+                std::memcpy(&time, p + m_time_in_sample, 8);
+                m_order.queue(time);
+            }
         } else if (m_time_from_end && h.size >= m_time_from_end + 8) {
             std::memcpy(&time, p + h.size - m_time_from_end, 8);
             m_order.queue(time);
