@@ -1,8 +1,10 @@
 // The litmus suite as tests: every file in tests/litmus runs with the runs it states, and
 // each verdict (Forbidden: never seen; Allowed: seen within those runs) must hold under sc,
-// tso and arm. Also the parser's errors on bad input (each names file:line), the
+// tso and arm (reduced, tests/support/reduced.h: a tenth of the stated runs; see
+// kSeenAfterATenth). Also the parser's errors on bad input (each names file:line), the
 // interpreter's semantics on small programs, and the exit codes of `ringsim litmus`.
 #include "platform/litmus/litmus.h"
+#include "tests/support/reduced.h"
 
 #include <gtest/gtest.h>
 
@@ -33,10 +35,23 @@ std::vector<std::string> suite_files() {
 
 class LitmusSuite : public ::testing::TestWithParam<std::string> {};
 
+// Reduced, a file runs a tenth of its stated runs, and an Allowed outcome must then be seen
+// within that tenth: every one is (runs are seeded by their index, so a reduced run is the
+// first tenth of the full one), except those listed here, first seen later than that at full
+// strength; their Allowed check is left to the full run. A Forbidden check is never skipped.
+const std::set<std::string> kSeenAfterATenth = {
+    "WRC+po+rmb", // arm: first seen in run 256 of 2000
+};
+
 TEST_P(LitmusSuite, VerdictsHold) {
     const auto parsed = litmus::parse_file((kSuiteDir / GetParam()).string());
     ASSERT_TRUE(parsed.test) << parsed.error;
-    for (const auto& r : litmus::run_test(*parsed.test)) {
+    litmus::Test test = *parsed.test;
+    test.runs = ringsim::testing_support::reduced_count(test.runs);
+    for (const auto& r : litmus::run_test(test)) {
+        if (ringsim::testing_support::reduced() && r.expected == litmus::Verdict::allowed &&
+            r.error.empty() && kSeenAfterATenth.count(r.label()))
+            continue;
         EXPECT_TRUE(r.pass) << r.label() << " under " << litmus::model_name(r.model)
                             << ": expected " << litmus::verdict_name(r.expected) << ", seen "
                             << r.observed << "/" << r.runs << " (first in run " << r.first_seen

@@ -12,6 +12,14 @@
 // performed when the tail moves. The barrier kinds keep their verdicts: (D) as rmb never,
 // as wmb like none, acquire and release never. sc and tso never show anything. Seeds make
 // every count exact.
+//
+// Reduced (tests/support/reduced.h): 6 seeds instead of 60 per cell and study, one instead of
+// 10 per sc and tso cell. Every "never" assertion stays. Of the "seen" ones only the stale
+// reads of the rows missing (B) stay, which show in most seeds; the others (stale reads
+// through (C) alone, overwrites through (A) or (D) alone, (D) as wmb) show in as few as one
+// seed in ten (stale without (C) on 2x16KiB_64B_libperf: 7 of 60) and are left to the full
+// run.
+#include "tests/support/reduced.h"
 #include "tests/support/ringsim_run.h"
 
 #include <gtest/gtest.h>
@@ -24,6 +32,13 @@
 namespace {
 
 using nlohmann::json;
+using ringsim::testing_support::reduced;
+using ringsim::testing_support::reduced_count;
+
+// `--runs N`, N reduced to `at_least` or a tenth when the suite runs reduced.
+std::string runs(uint64_t full, uint64_t at_least = 3) {
+    return " --runs " + std::to_string(reduced_count(full, at_least));
+}
 
 // The default timing bounds (ringsim params) and the consumer of the generated scenarios.
 constexpr double kLoadLateMaxNs = 100;
@@ -120,7 +135,7 @@ TEST_P(Reachability, ArmShowsExactlyWhatEachMissingBarrierAllows) {
     // reach unread data only past the free gap a full buffer leaves, which small records
     // make common; larger ones leave gaps that hold them.
     const bool a_alone_reachable = c.record <= kAloneMaxRecord;
-    const json m = run("matrix " + path + " --runs 60 --models arm --jobs 2");
+    const json m = run("matrix " + path + runs(60) + " --models arm --jobs 2");
     ASSERT_EQ(m.at("rows").size(), 16u);
     for (const json& row : m.at("rows")) {
         const std::string b = row.at("barriers");
@@ -131,11 +146,15 @@ TEST_P(Reachability, ArmShowsExactlyWhatEachMissingBarrierAllows) {
         if (b == "ABCD") {
             EXPECT_EQ(row.at("failed_runs").get<int>(), 0) << where;
         }
-        EXPECT_EQ(stale > 0, !bb || !cc) << where;
+        if (bb && cc) {
+            EXPECT_EQ(stale, 0) << where;
+        } else if (!bb || !reduced()) {
+            EXPECT_GT(stale, 0) << where;
+        }
         if (a && d) {
             EXPECT_EQ(overrun, 0) << where;
         }
-        if ((!a && a_alone_reachable) || (!d && d_alone_reachable)) {
+        if (((!a && a_alone_reachable) || (!d && d_alone_reachable)) && !reduced()) {
             EXPECT_GT(overrun, 0) << where;
         }
     }
@@ -144,23 +163,23 @@ TEST_P(Reachability, ArmShowsExactlyWhatEachMissingBarrierAllows) {
 TEST_P(Reachability, BarrierKindsKeepTheirVerdicts) {
     const Config c = GetParam();
     auto runs_with = [&](const std::string& sets, const char* kind) {
-        const json r = run("explore " + path + " --runs 60 --jobs 2 " + sets);
+        const json r = run("explore " + path + runs(60) + " --jobs 2 " + sets);
         return r.at("kinds").at(kind).at("runs").get<int>();
     };
     // smp_rmb() orders the record loads before the data_tail store: as good as release.
     EXPECT_EQ(runs_with("--set barriers.data.D=rmb", "overrun"), 0) << name_of(c);
     // smp_wmb() orders stores only: the loads may still be in flight, as with none.
     const double release_ns = c.record / kCopyBytesPerNs + c.record / kWriteBytesPerNs;
-    if (std::string(c.reader) == "libperf" && release_ns < kLoadLateMaxNs) {
+    if (std::string(c.reader) == "libperf" && release_ns < kLoadLateMaxNs && !reduced()) {
         EXPECT_GT(runs_with("--set barriers.data.D=wmb", "overrun"), 0) << name_of(c);
     }
     // perf's own pairing, release for (B) too: never anything.
-    const json r = run("explore " + path + " --runs 60 --jobs 2 --set barriers.data.B=release");
+    const json r = run("explore " + path + runs(60) + " --jobs 2 --set barriers.data.B=release");
     EXPECT_EQ(r.at("failed_runs").get<int>(), 0) << name_of(c);
 }
 
 TEST_P(Reachability, ScAndTsoNeverShowAnything) {
-    const json m = run("matrix " + path + " --runs 10 --models sc,tso --jobs 2");
+    const json m = run("matrix " + path + runs(10, 1) + " --models sc,tso --jobs 2");
     ASSERT_EQ(m.at("rows").size(), 32u);
     for (const json& row : m.at("rows"))
         EXPECT_EQ(row.at("failed_runs").get<int>(), 0)

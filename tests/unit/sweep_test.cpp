@@ -1,7 +1,10 @@
 // `ringsim sweep` and `ringsim merge` end to end, through the real binary: the same results
 // whatever the job count and sharding, resume after SIGKILL at any moment, refusal of another
 // spec's directory, failed points as lines with their reason, shards from Slurm's variables,
-// the answer file and the progress lines.
+// the answer file and the progress lines. Reduced (tests/support/reduced.h), the point past
+// its time limit simulates 1 s instead of 10 s (the slow build passes the limit as surely).
+#include "tests/support/reduced.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -215,8 +218,9 @@ TEST_F(SweepTest, AnotherSpecIntoTheSameDirectoryIsRefusedUnlessForced) {
 }
 
 TEST_F(SweepTest, APointPastItsTimeLimitIsAFailedLineWithItsReason) {
+    const std::string slow = ringsim::testing_support::reduced() ? "1s" : "10s";
     json spec = {{"scenario", "base.json"},
-                 {"axes", {{{"path", "duration"}, {"values", {"1ms", "10s"}}}}}};
+                 {"axes", {{{"path", "duration"}, {"values", {"1ms", slow}}}}}};
     write_spec("slow.json", spec);
     const Result r = ringsim("sweep slow.json --out slow --jobs 2 --timeout 0.5");
     EXPECT_EQ(r.code, 3) << r.err;
@@ -228,9 +232,9 @@ TEST_F(SweepTest, APointPastItsTimeLimitIsAFailedLineWithItsReason) {
     }
     ASSERT_EQ(by_duration.size(), 2u);
     EXPECT_EQ(by_duration["1ms"]["status"], "ok");
-    EXPECT_EQ(by_duration["10s"]["status"], "failed");
-    EXPECT_EQ(by_duration["10s"]["reason"], "timed out after 0.5 s (killed)");
-    EXPECT_FALSE(by_duration["10s"].contains("stats"));
+    EXPECT_EQ(by_duration[slow]["status"], "failed");
+    EXPECT_EQ(by_duration[slow]["reason"], "timed out after 0.5 s (killed)");
+    EXPECT_FALSE(by_duration[slow].contains("stats"));
     EXPECT_NE(r.err.find("1 failed"), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("1 failed"), std::string::npos) << r.out;
     // A plain rerun keeps the failure; --retry-failed redoes it, and merge keeps the run

@@ -2,7 +2,11 @@
 // violation kind (and no other) within 100 seeds, the correct variants show none, and the
 // barrier matrix has stale reads exactly in the rows missing (B) or (C) and overwrites
 // exactly in the rows missing (A) or (D), never on sc or tso. Seeds make this exact: the
-// same binary always gives the same counts, so these tests cannot flicker.
+// same binary always gives the same counts, so these tests cannot flicker. Reduced
+// (tests/support/reduced.h): 20 seeds per lesson, 5 per matrix cell, 3 per safe scenario;
+// every lesson still shows its violation (no-A, the rarest, in about one seed in four),
+// and so does every matrix cell but one kind (see MatrixRowsMatchTheBarriersTheyLack).
+#include "tests/support/reduced.h"
 #include "tests/support/ringsim_run.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +17,14 @@
 namespace {
 
 const std::string kSource = RINGSIM_SOURCE_DIR;
+using ringsim::testing_support::reduced;
+using ringsim::testing_support::reduced_count;
 using ringsim::testing_support::run_ringsim_json;
+
+// `--runs N`, N reduced to `at_least` or a tenth when the suite runs reduced.
+std::string runs(uint64_t full, uint64_t at_least = 3) {
+    return " --runs " + std::to_string(reduced_count(full, at_least));
+}
 
 struct Lesson {
     const char* name;
@@ -26,8 +37,9 @@ class Teaching : public ::testing::TestWithParam<Lesson> {};
 TEST_P(Teaching, ShowsItsViolationWithin100Seeds) {
     const Lesson l = GetParam();
     const std::string json = ::testing::TempDir() + "/teaching-" + l.name + ".json";
-    const auto r = run_ringsim_json(
-        "explore " + kSource + "/scenarios/teaching/" + l.name + ".json --runs 100 --jobs 2", json);
+    const auto r = run_ringsim_json("explore " + kSource + "/scenarios/teaching/" + l.name +
+                                        ".json" + runs(100, 20) + " --jobs 2",
+                                    json);
     const auto& kinds = r.at("kinds");
     EXPECT_EQ(kinds.at("stale").at("runs").get<int>() > 0, l.stale == 1) << l.name;
     EXPECT_EQ(kinds.at("overrun").at("runs").get<int>() > 0, l.overrun == 1) << l.name;
@@ -51,7 +63,7 @@ INSTANTIATE_TEST_SUITE_P(Lessons, Teaching,
 TEST(Teaching, MatrixRowsMatchTheBarriersTheyLack) {
     const std::string json = ::testing::TempDir() + "/matrix.json";
     const auto r = run_ringsim_json(
-        "matrix " + kSource + "/scenarios/teaching/matrix.json --runs 30 --jobs 2", json);
+        "matrix " + kSource + "/scenarios/teaching/matrix.json" + runs(30, 5) + " --jobs 2", json);
     ASSERT_EQ(r.at("rows").size(), 48u);
     for (const auto& row : r.at("rows")) {
         const std::string b = row.at("barriers");
@@ -61,7 +73,13 @@ TEST(Teaching, MatrixRowsMatchTheBarriersTheyLack) {
         const bool lb = b[0] == '_' || b[3] == '_'; // A or D missing
         const auto& v = row.at("violations");
         EXPECT_EQ(v.at("stale").get<int>() > 0, arm && mp) << b << " " << model;
-        EXPECT_EQ(v.at("overrun").get<int>() > 0, arm && lb) << b << " " << model;
+        // An overwrite through a missing (A) alone (D kept) shows in about one seed in four:
+        // reduced, 5 seeds may well miss it, so that "seen" is left to the full run; "never"
+        // (every other row) is checked reduced too.
+        const bool seen_rarely = arm && b[0] == '_' && b[3] == 'D';
+        if (!(reduced() && seen_rarely)) {
+            EXPECT_EQ(v.at("overrun").get<int>() > 0, arm && lb) << b << " " << model;
+        }
         EXPECT_EQ(v.at("torn").get<int>(), 0) << b << " " << model;
     }
 }
@@ -81,8 +99,8 @@ TEST_P(AllBarriersOn, NeverViolates) {
             const std::string json =
                 ::testing::TempDir() + "/safe-" + scenario + model + reader + policy;
             const auto r = run_ringsim_json(
-                std::string("explore ") + kSource + "/scenarios/" + scenario +
-                    ".json --runs 20 --jobs 2 --set memory.model=" + model +
+                std::string("explore ") + kSource + "/scenarios/" + scenario + ".json" + runs(20) +
+                    " --jobs 2 --set memory.model=" + model +
                     " --set memory.timing.policy=" + policy + " --set consumer.reader=" + reader,
                 json);
             EXPECT_EQ(r.at("failed_runs").get<int>(), 0)
