@@ -17,7 +17,16 @@ ctest --test-dir build -j"$jobs" --output-on-failure
 if [[ "${RINGSIM_SKIP_SANITIZERS:-0}" != 1 ]]; then
   cmake --preset asan
   cmake --build build-asan -j"$jobs"
-  # The `long` tests (thousands of simulations each) ran above in the optimised build.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE long
+  # The `long` tests too, reduced (RINGSIM_REDUCED=1, tests/support/reduced.h): a tenth of
+  # their runs, seeds and points, so that no code path of the suite skips the sanitizers;
+  # their full statistical strength is the optimised build's job, above. Left out:
+  # docs_are_current (regenerates every page of docs/ through tools/docs.sh, 8 minutes
+  # optimised, and its outputs are runs the other tests make) and sweep/slurm (the Slurm
+  # daemons' mechanics around the same `ringsim sweep` that sweep_test and sweep/parallel
+  # run here).
+  RINGSIM_REDUCED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan -j"$jobs" --output-on-failure -L long \
+    -E '^(docs_are_current|sweep/slurm)$'
 fi
