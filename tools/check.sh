@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds ringsim and runs the whole test suite: a RelWithDebInfo build, then (unless
-# RINGSIM_SKIP_SANITIZERS=1) the same tests under AddressSanitizer and UBSan.
+# RINGSIM_SKIP_SANITIZERS=1) the same tests under AddressSanitizer and UBSan, and the fuzz
+# targets for a minute each.
 # Installs what is missing first (tools/setup.sh). Exit status: that of the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,4 +30,7 @@ if [[ "${RINGSIM_SKIP_SANITIZERS:-0}" != 1 ]]; then
   RINGSIM_REDUCED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan -j"$jobs" --output-on-failure -L long \
     -E '^(docs_are_current|sweep/slurm)$'
+  # The fuzz targets (tests/fuzz/), 60 s each under ASan and UBSan, from their seed corpus:
+  # every crash they find fails the check (tests/fuzz/README.md).
+  tools/fuzz.sh --seconds 60
 fi
