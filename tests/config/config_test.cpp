@@ -731,7 +731,7 @@ TEST(Loader, NumbersAreEchoedAsTyped) {
 TEST(Loader, RatesBandwidthsAndTimesOutsideARealMachinesRangeAreRefused) {
     const std::pair<const char*, const char*> cases[] = {
         {"workload.writers.0.rate=1000GHz", "a frequency in 0.001Hz..100MHz"},
-        {"consumer.copy_bandwidth=1B/s", "a bandwidth in 1MB/s..1000GB/s"},
+        {"consumer.copy_bandwidth=1B/s", "a bandwidth in 1MB/s..1000000GB/s"},
         {"kernel.page_fault=213s", "a time <= 1s"},
         {"duration=100000s", "a time > 0 and <= 86400s"},
         {"trace.rate=20GB/s", "a bandwidth > 0 and <= 10GB/s"},
