@@ -3,10 +3,10 @@
 // what that file holds, so the figures it quotes are the ones measured. RINGSIM_UPDATE_DOCS=1
 // rewrites the block.
 #include "tests/bench/bench_figures.h"
+#include "tests/support/generated_doc.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -55,11 +55,7 @@ TEST(Performance, DocShowsTheRecordedResults) {
     int blocks = 0;
     const std::string now = regenerated(doc, blocks);
     EXPECT_EQ(blocks, 2) << "the figures now and before issue 13";
-    if (std::getenv("RINGSIM_UPDATE_DOCS") != nullptr) {
-        std::ofstream(kDoc) << now;
-        GTEST_SKIP() << "rewrote " << kDoc;
-    }
-    EXPECT_EQ(doc, now) << kDoc << " is out of date: run the test with RINGSIM_UPDATE_DOCS=1";
+    RINGSIM_EXPECT_GENERATED_DOC("docs/performance.md", now);
 }
 
 TEST(Performance, ResultsHoldEveryFigureTheBenchReports) {
@@ -80,17 +76,12 @@ TEST(Performance, ResultsHoldEveryFigureTheBenchReports) {
 
 // docs/reliability.md shows the soak's figures (tests/bench/soak-results.json) the same way.
 TEST(Reliability, DocShowsTheRecordedSoak) {
-    const std::string page = std::string(RINGSIM_SOURCE_DIR) + "/docs/reliability.md";
-    const std::string doc = read(page);
+    const std::string doc = read(std::string(RINGSIM_SOURCE_DIR) + "/docs/reliability.md");
     int blocks = 0;
     const std::string now = regenerated(doc, blocks);
     EXPECT_EQ(blocks, 1) << "the soak's figures";
     EXPECT_NE(doc.find(kBegin + "tests/bench/soak-results.json -->"), std::string::npos);
-    if (std::getenv("RINGSIM_UPDATE_DOCS") != nullptr) {
-        std::ofstream(page) << now;
-        GTEST_SKIP() << "rewrote " << page;
-    }
-    EXPECT_EQ(doc, now) << page << " is out of date: run the test with RINGSIM_UPDATE_DOCS=1";
+    RINGSIM_EXPECT_GENERATED_DOC("docs/reliability.md", now);
 }
 
 TEST(Performance, NumbersAreGroupedAndRounded) {
