@@ -121,9 +121,8 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     e.parts.push_back({"the tool's page tables", "session.data_pages, session.aux.pages" + nbuf,
                        saturated(buffers * mapped_pages * kBytesPerMappedPage)});
 
-    double threads = 8 + 2 * buffers;
-    for (size_t i = 0; i < s.writers.size(); ++i)
-        threads += cpus_per_writer;
+    // A thread per writer and CPU, two per buffer (wakeup, reader side), a few of the tool's.
+    double threads = 8 + 2 * buffers + double(s.writers.size()) * cpus_per_writer;
 
     if (s.aux.enabled) {
         const double aux = double(s.aux.pages) * page;
