@@ -310,7 +310,7 @@ void Platform::build_aux() {
         phases.push_back({ph.at_ps, ph.rate});
     m_rate = std::make_unique<TraceRate>(m_sc.trace.rate, phases);
     m_source_of_cpu.assign(m_sc.cpus, nullptr);
-    std::vector<const EtmSource*> sources;
+    std::vector<EtmSource*> sources;
     std::vector<unsigned> books_of_source; // the buffer of the event tracing each source
     for (unsigned cpu : m_traced) {
         const bool per_thread = m_sc.deployment == Deployment::per_thread;

@@ -50,51 +50,16 @@ GapCause cause_of(coresight::UntracedCause u) {
 } // namespace
 
 struct AuxChecker::Source {
-    const EtmSource* src = nullptr;
-    unsigned books = 0;                   // whose AuxBooks hold its bytes
-    IntervalMap<Tag> fates;               // source bytes: lost / unread / corrupted
-    std::map<uint64_t, uint64_t> decoded; // count runs [first, end)
-    uint64_t duplicates = 0;
+    Source(EtmSource& src_, unsigned books_, TraceBooks::Report report)
+        : src(&src_), books(books_), trace(src_, std::move(report)) {}
+    EtmSource* src;
+    unsigned books = 0; // whose AuxBooks hold its bytes
+    // Its bytes' fates, decoded counts and gaps; with the sink's and the driver's own books
+    // (bytes they committed to an AUX buffer and bytes they reported lost: together they must
+    // be every byte the source produced).
+    TraceBooks trace;
     uint64_t decoded_packets = 0;
-    // The sink's and the driver's own books: bytes they committed to an AUX buffer and bytes
-    // they reported lost. Together they must be every byte the source produced.
-    uint64_t committed = 0, reported_lost = 0, claimed_twice = 0;
     uint64_t lost = 0; // after close_source: lost, all causes
-
-    // A run of decoded counts [c, c + n); a count seen before is a duplicate.
-    void add_counts(uint64_t c, uint64_t n) {
-        uint64_t end = c + n;
-        auto it = decoded.upper_bound(c);
-        if (it != decoded.begin()) {
-            auto prev = std::prev(it);
-            if (prev->second > c) {
-                const uint64_t overlap = std::min(prev->second, end) - c;
-                duplicates += overlap;
-                c += overlap;
-                if (c >= end) return;
-            }
-        }
-        // Overlaps with later runs are duplicates too.
-        while (it != decoded.end() && it->first < end) {
-            duplicates += std::min(end, it->second) - it->first;
-            end = std::max(end, it->second);
-            it = decoded.erase(it);
-        }
-        it = decoded.emplace_hint(it, c, end);
-        if (it != decoded.begin()) {
-            auto prev = std::prev(it);
-            if (prev->second == c) {
-                prev->second = it->second;
-                decoded.erase(it);
-                it = prev;
-            }
-        }
-        auto next = std::next(it);
-        if (next != decoded.end() && next->first == it->second) {
-            it->second = next->second;
-            decoded.erase(next);
-        }
-    }
 };
 
 struct AuxChecker::Aux {
@@ -102,6 +67,8 @@ struct AuxChecker::Aux {
         AuxCommit c;
         coresight::EtrFrameLog log; // the commit's frames, renumbered from 0
         uint64_t data_off = 0;      // AUX position of frame 0
+        // Per source it carries, its first byte: the source's books stay open from there.
+        std::vector<std::pair<Source*, uint64_t>> first_src;
     };
     struct Chunk {
         uint64_t pos = 0;
@@ -111,7 +78,7 @@ struct AuxChecker::Aux {
         coresight::TraceDecoderOptions o;
         o.on_counts = [&owner](uint8_t id, uint64_t first, uint64_t n) {
             if (Source* s = owner.source(id)) {
-                s->add_counts(first, n);
+                s->trace.add_counts(first, n);
                 s->decoded_packets += n;
             }
             owner.m_n.decoded_packets += n;
@@ -143,19 +110,23 @@ struct AuxChecker::Aux {
     uint64_t harvested = 0; // bytes committed into it
 };
 
-AuxChecker::AuxChecker(std::vector<const EtmSource*> sources, std::vector<unsigned> books_of_source,
+AuxChecker::AuxChecker(std::vector<EtmSource*> sources, std::vector<unsigned> books_of_source,
                        std::vector<CheckedAux> auxes, bool snapshot, const OrderingEngine* engine,
-                       size_t keep_violations)
-    : m_snapshot(snapshot), m_engine(engine), m_books(auxes.size()), m_keep(keep_violations) {
+                       size_t keep_violations, size_t close_every)
+    : m_snapshot(snapshot), m_engine(engine), m_books(auxes.size()), m_keep(keep_violations),
+      m_close_every(close_every) {
     if (books_of_source.size() != sources.size())
         throw ModelError("aux checker: every source needs the buffer whose books hold it");
     for (size_t i = 0; i < sources.size(); ++i) {
-        auto src = std::make_unique<Source>();
-        src->src = sources[i];
-        src->books = books_of_source[i];
-        if (src->books >= m_books.size())
+        if (books_of_source[i] >= m_books.size())
             throw ModelError("aux checker: source " + sources[i]->name() + " booked to no buffer");
-        m_sources.push_back(std::move(src));
+        const std::string name = sources[i]->name();
+        m_sources.push_back(std::make_unique<Source>(
+            *sources[i], books_of_source[i],
+            [this, name](const char* kind, uint64_t pos, std::string explanation) {
+                ++m_n.violations_unexplained; // the only kind closing finds
+                add(name, kind, pos, "", std::move(explanation), "");
+            }));
     }
     for (const CheckedAux& a : auxes)
         m_auxes.push_back(std::make_unique<Aux>(a, *this));
@@ -175,7 +146,7 @@ uint64_t AuxChecker::harvested_bytes(unsigned aux) const {
 
 uint64_t AuxChecker::reported_lost(uint8_t id) const {
     for (const auto& s : m_sources)
-        if (s->src->trace_id() == id) return s->reported_lost;
+        if (s->src->trace_id() == id) return s->trace.reported_lost();
     return 0;
 }
 
@@ -188,9 +159,8 @@ uint64_t AuxChecker::lost_bytes(uint8_t id) const {
 void AuxChecker::on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, TraceLoss why) {
     Source* s = source(id);
     if (!s) return;
-    const uint64_t added = s->fates.insert(src_off, src_off + n, {Fate::lost, cause_of(why)});
-    s->reported_lost += n;
-    s->claimed_twice += n - added;
+    s->trace.lost(src_off, n, {TraceFate::lost, cause_of(why)});
+    maybe_close_settled();
 }
 
 void AuxChecker::on_aux_commit(AuxCommit c) {
@@ -201,7 +171,15 @@ void AuxChecker::on_aux_commit(AuxCommit c) {
     k.data_off = cc.aux_off + (cc.barrier ? kFrame : 0);
     for (const FrameRun& r : cc.runs) {
         k.log.append(r.trace_id, r.src_off, r.src_bytes);
-        if (Source* s = source(r.trace_id)) s->committed += r.src_bytes;
+        if (Source* s = source(r.trace_id)) {
+            s->trace.committed(r.src_off, r.src_bytes);
+            auto it = std::find_if(k.first_src.begin(), k.first_src.end(),
+                                   [s](const auto& f) { return f.first == s; });
+            if (it == k.first_src.end())
+                k.first_src.emplace_back(s, r.src_off);
+            else
+                it->second = std::min(it->second, r.src_off);
+        }
     }
     std::vector<FrameRun>().swap(k.c.runs); // the log holds them now
     if (cc.record_written) a.records.insert({cc.record_offset, {cc.record_size, cc.flags, false}});
@@ -215,13 +193,42 @@ void AuxChecker::on_aux_commit(AuxCommit c) {
     if (!cc.record_written) {
         // D11: nothing will describe these bytes; perf's decoder will not look at them.
         a.consumed.insert(cc.aux_off, cc.aux_off + cc.size, 2);
-        tag_aux(a, cc.aux_off, cc.aux_off + cc.size, {Fate::lost, GapCause::record_lost});
+        tag_aux(a, cc.aux_off, cc.aux_off + cc.size, {TraceFate::lost, GapCause::record_lost});
     }
     if (m_snapshot && cc.size > a.info.size) {
         // E6: the copy wrapped inside the AUX buffer and overwrote its own beginning.
         const uint64_t gone = cc.aux_off + cc.size - a.info.size;
-        tag_aux(a, cc.aux_off, gone, {Fate::lost, GapCause::snapshot_overwrite});
+        tag_aux(a, cc.aux_off, gone, {TraceFate::lost, GapCause::snapshot_overwrite});
         a.consumed.insert(cc.aux_off, gone, 2);
+    }
+    maybe_close_settled();
+}
+
+void AuxChecker::close_settled() {
+    m_since_close = 0;
+    // Counts the decoders have assembled but not reported yet would land behind the books.
+    for (auto& a : m_auxes)
+        a->decoder->flush_counts();
+    // A commit still held can still be read, tagged or decoded: its sources' books stay open
+    // from its first byte.
+    std::vector<std::pair<Source*, uint64_t>> held;
+    for (const auto& a : m_auxes)
+        for (const Aux::Commit& k : a->commits)
+            for (const auto& [s, off] : k.first_src) {
+                auto it = std::find_if(held.begin(), held.end(),
+                                       [s = s](const auto& h) { return h.first == s; });
+                if (it == held.end())
+                    held.emplace_back(s, off);
+                else
+                    it->second = std::min(it->second, off);
+            }
+    for (auto& s : m_sources) {
+        uint64_t safe = s->trace.accounted_prefix();
+        for (const auto& [h, off] : held)
+            if (h == s.get()) safe = std::min(safe, off);
+        // A decoder may hold the first bytes of a count packet whose last ones come later.
+        safe = safe > coresight::kCountPacketSize ? safe - coresight::kCountPacketSize : 0;
+        s->trace.close_upto(safe);
     }
 }
 
@@ -258,9 +265,9 @@ void AuxChecker::trace_behind(const Aux& a, uint64_t first, uint64_t end,
     }
 }
 
-void AuxChecker::tag_aux(const Aux& a, uint64_t first, uint64_t end, Tag tag) {
+void AuxChecker::tag_aux(const Aux& a, uint64_t first, uint64_t end, FateTag tag) {
     trace_behind(a, first, end, [this, tag](uint8_t id, uint64_t off, uint64_t n) {
-        if (Source* s = source(id)) s->fates.insert(off, off + n, tag);
+        if (Source* s = source(id)) s->trace.tag(off, n, tag);
     });
 }
 
@@ -346,6 +353,7 @@ void AuxChecker::on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, 
         a.covered.erase_before(k.aux_off);
         a.commits.pop_front();
     }
+    maybe_close_settled();
 }
 
 void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
@@ -383,7 +391,7 @@ void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
         }
         wrong += k - j;
         a.consumed.insert(bad0, bad1, 3);
-        tag_aux(a, bad0, bad1, {Fate::corrupted, GapCause::count});
+        tag_aux(a, bad0, bad1, {TraceFate::corrupted, GapCause::count});
         i = bad1 - pos;
     }
     if (!wrong) return;
@@ -547,7 +555,7 @@ void AuxChecker::finish() {
         Aux& a = *ap;
         // Bytes read whose record was written but never reached perf.data.
         for (const Aux::Chunk& c : a.pending) {
-            tag_aux(a, c.pos, c.pos + c.bytes.size(), {Fate::lost, GapCause::record_lost});
+            tag_aux(a, c.pos, c.pos + c.bytes.size(), {TraceFate::lost, GapCause::record_lost});
             a.consumed.insert(c.pos, c.pos + c.bytes.size(), 2);
         }
         a.pending.clear();
@@ -562,9 +570,9 @@ void AuxChecker::finish() {
                 const uint64_t split = std::clamp(live, lo, hi);
                 if (split > lo)
                     tag_aux(a, lo, split,
-                            m_snapshot ? Tag{Fate::lost, GapCause::snapshot_overwrite}
-                                       : Tag{Fate::corrupted, GapCause::count});
-                if (hi > split) tag_aux(a, split, hi, {Fate::unread, GapCause::count});
+                            m_snapshot ? FateTag{TraceFate::lost, GapCause::snapshot_overwrite}
+                                       : FateTag{TraceFate::corrupted, GapCause::count});
+                if (hi > split) tag_aux(a, split, hi, {TraceFate::unread, GapCause::count});
             };
             a.consumed.for_each_in(at, end, [&](uint64_t lo, uint64_t hi, const uint8_t&) {
                 if (lo > at) leftover(at, lo);
@@ -580,208 +588,54 @@ void AuxChecker::finish() {
 void AuxChecker::close_source(Source& s) {
     const coresight::EtmStream& st = s.src->stream();
     AuxBooks& books = m_books[s.books];
+    TraceBooks& tb = s.trace;
     books.bytes_produced += st.size();
     // A run stopped early (SIGINT, SIGTERM) ends with trace still in the ETM's FIFO and the
     // sink, neither committed nor reported lost: the stream's last bytes, since the sink
     // takes them in order. Only they are in flight; the books close on the bytes before.
-    const uint64_t accounted = s.committed + s.reported_lost;
+    const uint64_t accounted = tb.committed_bytes() + tb.reported_lost();
     const uint64_t in_flight = m_stopped_early && accounted < st.size() ? st.size() - accounted : 0;
     books.bytes_in_flight += in_flight;
     const uint64_t produced = st.size() - in_flight;
     const std::string name = s.src->name();
-    if (s.duplicates) {
+    if (tb.duplicates()) {
         ++m_n.violations_duplicated;
         add(name, "duplicated", 0, "",
-            std::to_string(s.duplicates) + " count packets were decoded twice.\n", "");
+            std::to_string(tb.duplicates()) + " count packets were decoded twice.\n", "");
     }
-    // Decoded spans in source bytes (the syncs between decoded packets included).
-    IntervalMap<bool> dspans;
-    for (const auto& [c0, c1] : s.decoded) {
-        const auto a = st.packet_of(c0);
-        const auto b = st.packet_of(c1 - 1);
-        if (!a || !b) {
-            ++m_n.violations_unexplained;
-            add(name, "unexplained", c0, "", "decoded counts that were never produced\n", "");
-            continue;
-        }
-        dspans.insert(a->first, b->second, true);
-    }
-    // The first sync byte in [a, b) (b: none), and the end of the last one (a: none).
-    auto first_sync_in = [&st](uint64_t a, uint64_t b) {
-        if (!st.sync_bytes_in(a, b - a)) return b;
-        uint64_t lo = a, hi = b - 1;
-        while (lo < hi) {
-            const uint64_t mid = lo + (hi - lo) / 2;
-            if (st.sync_bytes_in(a, mid - a + 1))
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        return lo;
-    };
-    auto last_sync_end_in = [&st](uint64_t a, uint64_t b) {
-        if (!st.sync_bytes_in(a, b - a)) return a;
-        uint64_t lo = a + 1, hi = b;
-        while (lo < hi) {
-            const uint64_t mid = lo + (hi - lo) / 2;
-            if (st.sync_bytes_in(mid, b - mid))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return lo;
-    };
-    // Walk the stream: every byte delivered, lost (a cause), unread or corrupted.
-    uint64_t delivered = 0, lost = 0, unread = 0, corrupted = 0, overlap = 0;
-    std::array<uint64_t, kGapCauses> by_cause{};
-    GapCause last_cause = GapCause::count; // the fate just before a run of undecoded bytes
-    bool after_corrupt = false;
-    uint64_t pos = 0;
-    auto next_dspan = [&dspans](uint64_t p) {
-        auto it = dspans.spans().lower_bound(p);
-        return it == dspans.spans().end() ? UINT64_MAX : it->first;
-    };
-    while (pos < produced) {
-        if (const auto* d = dspans.find(pos)) {
-            const uint64_t e = std::min(produced, d->second.end);
-            // A decoded packet's bytes are contiguous in the source: one decoded across a
-            // FIFO drop is a splice, never delivered (Aux's on_spliced), so its bytes are
-            // walked below as bytes a decoder skipped. Dropped bytes can still lie under a
-            // decoded span between two packets (inside the syncs between them); they stay
-            // lost, as the sink said. Any other fate under decoded bytes is a contradiction
-            // in the books.
-            uint64_t dropped = 0;
-            s.fates.for_each_in(pos, e, [&](uint64_t a, uint64_t b, const Tag& t) {
-                if (t.fate == Fate::lost && t.cause == GapCause::fifo_overflow) {
-                    dropped += b - a;
-                } else {
-                    overlap += b - a;
-                }
-            });
-            lost += dropped;
-            by_cause[size_t(GapCause::fifo_overflow)] += dropped;
-            delivered += e - pos - dropped;
-            pos = e;
-            last_cause = GapCause::count;
-            after_corrupt = false;
-            continue;
-        }
-        if (const auto* f = s.fates.find(pos)) {
-            const uint64_t e = std::min({produced, f->second.end, next_dspan(pos)});
-            const Tag& t = f->second.tag;
-            if (t.fate == Fate::lost) {
-                lost += e - pos;
-                by_cause[size_t(t.cause)] += e - pos;
-                last_cause = t.cause;
-                after_corrupt = false;
-            } else if (t.fate == Fate::unread) {
-                unread += e - pos;
-            } else {
-                corrupted += e - pos;
-                last_cause = GapCause::count;
-                after_corrupt = true;
-            }
-            pos = e;
-            continue;
-        }
-        // Neither decoded nor accounted for: a sync before decoded trace, or bytes the
-        // decoder skipped while it looked for sync after a discontinuity.
-        uint64_t e = std::min(produced, next_dspan(pos));
-        if (auto it = s.fates.spans().upper_bound(pos); it != s.fates.spans().end())
-            e = std::min(e, it->first);
-        // Bytes that reached the decoder (or would have) but were not decoded. Whole start and
-        // sync blocks were decoded: a decoder that lost sync looks for exactly those,
-        // and they need no count after them. The bytes before the first sync are what a
-        // decoder skips after a discontinuity (the cause just before), or the start of a
-        // packet cut off by what follows; after the last sync, only a packet cut off by what
-        // follows. Anything else is unexplained.
-        const uint64_t segment_end = e;
-        // A sync the segment starts inside of (its start was lost) is no sync to a decoder.
-        uint64_t whole_from = pos;
-        if (const auto blk = st.sync_block_at(pos); blk && blk->first < pos)
-            whole_from = std::min(e, blk->second);
-        const uint64_t first_sync = first_sync_in(whole_from, e);
-        const uint64_t sync_total = st.sync_bytes_in(first_sync, e - first_sync);
-        // Whole blocks: all of sync_total but a block the segment's end cuts.
-        uint64_t syncs = sync_total;
-        if (sync_total != 0)
-            if (const auto blk = st.sync_block_at(e - 1); blk && blk->second > e)
-                syncs -= e - std::max(blk->first, first_sync);
-        delivered += syncs;
-        const uint64_t sync_end = last_sync_end_in(first_sync, e);
-        const uint64_t head = first_sync - pos;
-        // After the last sync: a packet cut off, or a sync cut off (the remainder).
-        const uint64_t tail = (sync_total ? e - sync_end : 0) + (sync_total - syncs);
-        const uint64_t middle = (e - first_sync) - sync_total - (sync_total ? e - sync_end : 0);
-        const Tag* next = segment_end < produced && s.fates.find(segment_end)
-                              ? &s.fates.find(segment_end)->second.tag
-                              : nullptr;
-        auto charge = [&](uint64_t n, const Tag& t) {
-            if (t.fate == Fate::lost) {
-                lost += n;
-                by_cause[size_t(t.cause)] += n;
-            } else if (t.fate == Fate::unread) {
-                unread += n;
-            } else {
-                corrupted += n;
-            }
-        };
-        uint64_t unexplained = middle;
-        if (head) {
-            if (last_cause != GapCause::count)
-                charge(head, {Fate::lost, last_cause});
-            else if (after_corrupt)
-                charge(head, {Fate::corrupted, GapCause::count});
-            else if (!sync_total && next)
-                charge(head, *next);
-            else
-                unexplained += head;
-        }
-        if (tail) {
-            if (next)
-                charge(tail, *next);
-            else
-                unexplained += tail;
-        }
-        if (unexplained) {
-            corrupted += unexplained;
-            ++m_n.violations_unexplained;
-            std::ostringstream ex;
-            ex << unexplained << " trace bytes of " << name << " in [" << pos << ", " << e
-               << ") reached the decoder but were not decoded, with no loss before them that "
-               << "a decoder would still be resynchronising from.\n";
-            add(name, "unexplained", pos, "", ex.str(), "");
-        }
-        pos = segment_end;
-    }
+    tb.close(produced);
+    const TraceBookSums& r = tb.sums();
     // The sink's and driver's own books against the source: what they committed plus what
     // they reported lost is every byte produced, each claimed once.
-    if (s.committed + s.reported_lost != produced || s.claimed_twice) {
+    if (accounted != produced || tb.claimed_twice()) {
         // (produced excludes what is in flight: the identity holds on the rest)
         ++m_n.violations_accounting;
         std::ostringstream ex;
         ex << name << " produced " << produced << " trace bytes; the sink and the driver "
-           << "committed " << s.committed << " to AUX buffers and reported " << s.reported_lost
-           << " lost (" << s.claimed_twice << " of them twice): "
-           << (s.committed + s.reported_lost < produced ? "some were never accounted for"
-                                                        : "some were accounted for twice")
+           << "committed " << tb.committed_bytes() << " to AUX buffers and reported "
+           << tb.reported_lost() << " lost (" << tb.claimed_twice() << " of them twice): "
+           << (accounted < produced ? "some were never accounted for"
+                                    : "some were accounted for twice")
            << ".\n";
         add(name, "accounting", 0, "", ex.str(), "");
     }
-    if (overlap) {
+    if (r.overlap) {
         ++m_n.violations_accounting;
         add(name, "accounting", 0, "",
-            std::to_string(overlap) +
+            std::to_string(r.overlap) +
                 " trace bytes were decoded although the model reported them lost or unread.\n",
             "");
     }
-    books.bytes_delivered += delivered;
-    books.bytes_lost += lost;
-    s.lost = lost;
-    books.bytes_unread += unread;
-    books.bytes_corrupted += corrupted;
-    for (size_t c = 0; c < kGapCauses; ++c)
-        books.lost_by_cause[c] += by_cause[c];
+    books.bytes_delivered += r.delivered;
+    books.bytes_lost += r.lost;
+    s.lost = r.lost;
+    books.bytes_unread += r.unread;
+    books.bytes_corrupted += r.corrupted;
+    for (size_t c = 0; c < kGapCauses; ++c) {
+        books.lost_by_cause[c] += r.lost_by_cause[c];
+        books.gaps_by_cause[c] += r.gaps_by_cause[c];
+    }
+    books.discontinuities += r.discontinuities;
 
     // Untraced: what the rate would have produced while the event was off and the code it
     // traces ran (EtmSource::add_untraced), by why it was off.
@@ -790,62 +644,6 @@ void AuxChecker::close_source(Source& s) {
         const uint64_t bytes = s.src->untraced_counts(why) * coresight::kCountPacketSize;
         books.bytes_untraced += bytes;
         books.lost_by_cause[size_t(cause_of(why))] += bytes;
-    }
-
-    // Gaps: counts missing between decoded runs, each with one cause.
-    if (st.sessions().empty()) return;
-    const uint64_t first_count = st.sessions().front().first_count;
-    const uint64_t last_count = st.next_count();
-    std::vector<std::pair<uint64_t, uint64_t>> gaps; // count ranges
-    uint64_t at = first_count;
-    bool decoded_any = false;
-    for (const auto& [c0, c1] : s.decoded) {
-        if (c0 > at) gaps.push_back({at, c0});
-        if (c0 > at && decoded_any) ++books.discontinuities;
-        decoded_any = true;
-        at = std::max(at, c1);
-    }
-    if (last_count > at) gaps.push_back({at, last_count});
-    for (const auto& [g0, g1] : gaps) {
-        // The bytes of the produced packets in the gap.
-        uint64_t b0 = UINT64_MAX, b1 = 0;
-        for (const auto& ses : st.sessions()) {
-            const uint64_t s0 = std::max(g0, ses.first_count);
-            const uint64_t s1 = std::min(g1, ses.first_count + ses.counts);
-            if (s0 >= s1) continue;
-            b0 = std::min(b0, st.packet_of(s0)->first);
-            b1 = std::max(b1, st.packet_of(s1 - 1)->second);
-        }
-        // Its cause: the first loss of produced trace in it; when nothing produced was lost
-        // there, the first window in which nothing was traced.
-        GapCause cause = GapCause::count;
-        bool only_unread = b0 < b1;
-        if (b0 < b1)
-            s.fates.for_each_in(b0, b1, [&](uint64_t, uint64_t, const Tag& t) {
-                if (t.fate != Fate::unread) only_unread = false;
-                if (cause == GapCause::count && t.fate == Fate::lost) cause = t.cause;
-            });
-        if (cause == GapCause::count)
-            for (const auto& w : s.src->untraced())
-                if (w.first_count < g1 && w.first_count + w.counts > g0) {
-                    cause = cause_of(w.cause);
-                    break;
-                }
-        if (cause != GapCause::count) {
-            ++books.gaps_by_cause[size_t(cause)];
-        } else if (!only_unread) {
-            bool corrupt = false;
-            s.fates.for_each_in(b0, b1, [&](uint64_t, uint64_t, const Tag& t) {
-                corrupt |= t.fate == Fate::corrupted;
-            });
-            if (!corrupt) {
-                ++m_n.violations_unexplained;
-                std::ostringstream ex;
-                ex << "Counts [" << g0 << ", " << g1 << ") of " << name
-                   << " are missing from the decoded trace with no cause to explain it.\n";
-                add(name, "unexplained", g0, "", ex.str(), "");
-            }
-        }
     }
 }
 

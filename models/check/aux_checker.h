@@ -12,12 +12,13 @@
 //    PERF_RECORD_AUX covers (cs_etm__queue_aux_records), frame by frame and packet by packet
 //    (trace_decoder.h).
 //  - At the end each source's decoded counts are compared with what it produced.
-// Memory: commits until read past, chunks until their record arrives, and per source
-// interval maps with one entry per gap.
+// Memory: commits until read past, chunks until their record arrives, and per source the
+// books not yet closed (trace_books.h): flat in the length of the run.
 #pragma once
 
 #include "models/check/checker.h"
 #include "models/check/interval_map.h"
+#include "models/check/trace_books.h"
 #include "models/common/aux_stats.h"
 #include "models/coresight/etm_source.h"
 #include "models/coresight/trace_decoder.h"
@@ -52,9 +53,12 @@ public:
     // event that traces it (its CPU's per CPU, the task's per thread). Each source's bytes
     // are booked there wherever a shared sink's harvest copies them: only there do produced
     // and its fates close, since bytes lost in the sink never reach any AUX area.
-    AuxChecker(std::vector<const coresight::EtmSource*> sources,
-               std::vector<unsigned> books_of_source, std::vector<CheckedAux> auxes, bool snapshot,
-               const OrderingEngine* engine, size_t keep_violations = 20);
+    // Books close as the run goes (trace_books.h), every `close_every` reports of the sink and
+    // the driver (0: only at the end); the result is the same either way. The checker drops
+    // the sources' history behind its closed books, so it takes them mutable.
+    AuxChecker(std::vector<coresight::EtmSource*> sources, std::vector<unsigned> books_of_source,
+               std::vector<CheckedAux> auxes, bool snapshot, const OrderingEngine* engine,
+               size_t keep_violations = 20, size_t close_every = 256);
     ~AuxChecker() override;
 
     void on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, coresight::TraceLoss why) override;
@@ -86,13 +90,6 @@ public:
 private:
     struct Aux;
     struct Source;
-    enum class Fate : uint8_t { lost, unread, corrupted };
-    struct Tag {
-        Fate fate = Fate::lost;
-        GapCause cause = GapCause::count;
-        bool operator==(const Tag& o) const { return fate == o.fate && cause == o.cause; }
-    };
-
     Source* source(uint8_t id);
     void pump(Aux& a);
     void take_good(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n);
@@ -107,10 +104,15 @@ private:
                         std::vector<uint64_t>* seqs) const;
     void verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
                 const std::vector<CopySource>& src, const CopyContext& ctx);
-    void tag_aux(const Aux& a, uint64_t first, uint64_t end, Tag tag);
+    void tag_aux(const Aux& a, uint64_t first, uint64_t end, FateTag tag);
     void add(std::string where, std::string kind, uint64_t pos, std::string barriers,
              std::string explanation, std::string fix);
     void close_source(Source& s);
+    // Closes each source's books as far as nothing can change them any more.
+    void close_settled();
+    void maybe_close_settled() {
+        if (m_close_every && ++m_since_close >= m_close_every) close_settled();
+    }
 
     std::vector<std::unique_ptr<Source>> m_sources;
     std::vector<std::unique_ptr<Aux>> m_auxes;
@@ -120,6 +122,7 @@ private:
     std::vector<AuxBooks> m_books; // by buffer
     AuxCheckCounters m_n;
     size_t m_keep;
+    size_t m_close_every, m_since_close = 0;
     std::vector<Violation> m_violations;
     std::vector<uint8_t> m_expect;
 };

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -80,7 +81,13 @@ public:
     void stop(Picos t);
 
     // The windows between a stop and the next start: what a decoded gap's cause is.
-    const std::vector<UntracedWindow>& untraced() const { return m_untraced; }
+    // Those kept: a reader that no longer needs some (the AUX checker, once its books before
+    // them are closed) erases them, windows [first, last) in order, to keep memory flat.
+    const std::deque<UntracedWindow>& untraced() const { return m_untraced; }
+    void erase_untraced(size_t first, size_t last) {
+        m_untraced.erase(m_untraced.begin() + first, m_untraced.begin() + last);
+    }
+    EtmStream& stream() { return m_stream; } // for forget_before, by the same reader
     // Its event was off in [t0, t1) while the code it traces ran (a system-wide event:
     // always; a task-bound one: while its task was scheduled in): what the rate would have
     // produced then is untraced trace (D1, D4). A task scheduled out, or running under
@@ -97,7 +104,7 @@ private:
     EtmStream m_stream;
     bool m_started_once = false;
     Picos m_started_at = 0, m_stopped_at = 0;
-    std::vector<UntracedWindow> m_untraced;
+    std::deque<UntracedWindow> m_untraced;
     std::array<uint64_t, 2> m_untraced_counts{}; // by UntracedCause
 };
 

@@ -81,9 +81,67 @@ void EtmStream::produce(uint64_t n) {
 }
 
 size_t EtmStream::session_at(uint64_t off) const {
+    if (m_sessions.empty() || off < m_sessions.front().offset)
+        throw ModelError("EtmStream " + std::to_string(m_trace_id) + ": byte " +
+                         std::to_string(off) + " is in history already forgotten");
     auto it = std::upper_bound(m_sessions.begin(), m_sessions.end(), off,
                                [](uint64_t o, const Session& s) { return o < s.offset; });
-    return static_cast<size_t>(it - m_sessions.begin()) - 1; // m_sessions[0].offset == 0
+    return static_cast<size_t>(it - m_sessions.begin()) - 1;
+}
+
+void EtmStream::forget_before(uint64_t off, uint64_t count) {
+    while (m_sessions.size() > 1 && m_sessions[1].offset <= off &&
+           m_sessions.front().first_count + m_sessions.front().counts <= count) {
+        m_sessions.pop_front();
+        m_sync_bytes_before.pop_front();
+    }
+}
+
+uint64_t EtmStream::last_packet_end(size_t s) const {
+    return m_sessions[s].offset + packet_offset(m_sessions[s].counts - 1) + kCountPacketSize;
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> EtmStream::first_packet_from(uint64_t count) const {
+    // Counts increase across sessions: the first session with a count >= count holds it.
+    auto it = std::partition_point(m_sessions.begin(), m_sessions.end(), [count](const Session& s) {
+        return s.first_count + s.counts <= count;
+    });
+    for (; it != m_sessions.end(); ++it) {
+        if (it->counts == 0) continue;
+        const uint64_t c = std::max(count, it->first_count);
+        return std::make_pair(c, it->offset + packet_offset(c - it->first_count));
+    }
+    return std::nullopt;
+}
+
+std::optional<uint64_t> EtmStream::end_of_packets_before(uint64_t count) const {
+    if (count == 0) return std::nullopt;
+    auto it = std::upper_bound(m_sessions.begin(), m_sessions.end(), count - 1,
+                               [](uint64_t c, const Session& s) { return c < s.first_count; });
+    while (it != m_sessions.begin()) {
+        --it;
+        if (it->counts == 0) continue;
+        const size_t s = static_cast<size_t>(it - m_sessions.begin());
+        if (count - 1 - it->first_count < it->counts)
+            return it->offset + packet_offset(count - 1 - it->first_count) + kCountPacketSize;
+        return last_packet_end(s);
+    }
+    return std::nullopt;
+}
+
+std::optional<uint64_t> EtmStream::end_of_packets_upto(uint64_t off) const {
+    off = std::min(off, m_size);
+    if (m_sessions.empty() || off <= m_sessions.front().offset) return std::nullopt;
+    for (size_t s = session_at(off - 1) + 1; s-- > 0;) {
+        const Session& ses = m_sessions[s];
+        if (ses.counts == 0) continue;
+        const uint64_t x = std::min(off, session_end(s)) - ses.offset;
+        // Packets with a byte before x, less the last one if it runs past x.
+        uint64_t k = std::min(packets_through(x - 1), ses.counts);
+        if (k > 0 && packet_offset(k - 1) + kCountPacketSize > x) --k;
+        if (k > 0) return ses.offset + packet_offset(k - 1) + kCountPacketSize;
+    }
+    return std::nullopt;
 }
 
 uint64_t EtmStream::session_end(size_t s) const {

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -73,7 +74,22 @@ public:
         uint64_t first_count = 0;
         uint64_t counts = 0;
     };
-    const std::vector<Session>& sessions() const { return m_sessions; }
+    // The sessions kept: all of them, or those from the first kept one (forget_before).
+    const std::deque<Session>& sessions() const { return m_sessions; }
+
+    // Drops the history no reader needs any more, so that a long run's memory stays flat:
+    // the sessions that end at or before byte `off` and whose counts all lie below `count`.
+    // The newest session is always kept. Bytes, packets and syncs before the first kept
+    // session cannot be asked for afterwards (read, sync_bytes_in, sync_block_at: ModelError;
+    // packet_of and the lookups below: nullopt); size() and counts are unchanged.
+    void forget_before(uint64_t off, uint64_t count);
+
+    // The first packet produced whose count is >= count: (its count, its first byte).
+    std::optional<std::pair<uint64_t, uint64_t>> first_packet_from(uint64_t count) const;
+    // The end of the last packet produced whose count is < count (nullopt: none kept).
+    std::optional<uint64_t> end_of_packets_before(uint64_t count) const;
+    // The end of the last packet that ends at or before byte off (nullopt: none kept).
+    std::optional<uint64_t> end_of_packets_upto(uint64_t off) const;
 
     // Bytes of sync overhead (start and periodic sync blocks) within [off, off+n), for byte
     // accounting. Ranges past size() are clipped to it.
@@ -82,7 +98,9 @@ public:
     std::optional<std::pair<uint64_t, uint64_t>> sync_block_at(uint64_t off) const;
 
 private:
-    size_t session_at(uint64_t off) const; // the session holding byte off (< m_size)
+    // The session holding byte off (< m_size); ModelError if it was forgotten.
+    size_t session_at(uint64_t off) const;
+    uint64_t last_packet_end(size_t s) const; // of session s, which has counts
     uint64_t session_end(size_t s) const;
     // Sync bytes within [0, x) of a session (x within the session).
     uint64_t sync_prefix(uint64_t x) const;
@@ -105,8 +123,8 @@ private:
     bool m_running = false;
     uint64_t m_size = 0;
     uint64_t m_counts = 0;
-    std::vector<Session> m_sessions;
-    std::vector<uint64_t> m_sync_bytes_before; // per session: sync bytes in all earlier sessions
+    std::deque<Session> m_sessions;
+    std::deque<uint64_t> m_sync_bytes_before; // per session: sync bytes in all earlier sessions
 };
 
 } // namespace ringsim::models::coresight

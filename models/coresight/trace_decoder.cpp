@@ -198,6 +198,11 @@ void TraceDecoder::finish() {
         }
 }
 
+void TraceDecoder::flush_counts() {
+    for (auto& s : m_sources)
+        if (s) s->flush_run();
+}
+
 namespace {
 TraceIdSummary summarise(uint8_t id, uint64_t bytes, const EtmStats& e) {
     TraceIdSummary s;

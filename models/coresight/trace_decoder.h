@@ -116,6 +116,10 @@ public:
     }
     // End of the collected data: reports partial frames and packets, and the last count runs.
     void finish();
+    // Reports the count runs decoded so far (on_counts) instead of waiting for them to end: a
+    // run then comes in pieces, each continuing the last. For a reader that closes its books
+    // as the run goes (the AUX checker), which must know every count decoded so far.
+    void flush_counts();
 
     // Sources seen, by ascending trace ID.
     std::vector<TraceIdSummary> summaries() const;

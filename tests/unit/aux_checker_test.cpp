@@ -13,6 +13,9 @@
 //   [pkt 24..27: 361..393) [sync 393..417) [pkt 28..31: 417..449) [sync 449..473)
 //   [pkt 32..35: 473..505) [sync 505..529) [pkt 36..39: 529..561)
 // so 40 counts (stopped at 320'000 ps) are 561 bytes = 40 full frames + one of 1 byte.
+//
+// Every case runs twice: with the books closed only at the end, and closed as far as they
+// can be after every report (trace_books.h); the books must be the same.
 #include "models/check/aux_checker.h"
 
 #include "models/common/aux_stats.h"
@@ -42,6 +45,9 @@ struct Run {
     uint64_t off, n;
 };
 
+// The checker's close_every for the case running (the parameter of AuxChecker below).
+size_t g_close_every = 0;
+
 struct Rig {
     TraceRate rate{1e9, {}};
     EtmSource src;
@@ -61,8 +67,9 @@ struct Rig {
     Rig(uint32_t period, uint64_t aux_size_, bool snapshot_ = false)
         : src("etm0", 0x10, rate, period), aux_size(aux_size_), snapshot(snapshot_) {
         checker = std::make_unique<AuxChecker>(
-            std::vector<const EtmSource*>{&src}, std::vector<unsigned>{0},
-            std::vector<CheckedAux>{{"cpu0.aux", aux_size, 0x9000'0000}}, snapshot, nullptr);
+            std::vector<EtmSource*>{&src}, std::vector<unsigned>{0},
+            std::vector<CheckedAux>{{"cpu0.aux", aux_size, 0x9000'0000}}, snapshot, nullptr, 20,
+            g_close_every);
     }
 
     // A harvest of these source byte runs at AUX position aux_off, optionally behind a
@@ -122,10 +129,16 @@ void forty_counts(EtmSource& s) {
     ASSERT_EQ(s.stream().size(), 561u);
 }
 
+// 0: books closed only at the end; 1: closed as far as they can be after every report.
+class AuxCheckerCase : public ::testing::TestWithParam<size_t> {
+protected:
+    void SetUp() override { g_close_every = GetParam(); }
+};
+
 } // namespace
 
 // One commit of all 41 frames (656 bytes), read whole, its record delivered.
-TEST(AuxChecker, AllDelivered) {
+TEST_P(AuxCheckerCase, AllDelivered) {
     Rig r(4, 4096);
     forty_counts(r.src);
     const Bytes b = r.commit(0, {{0, 561}}, false, 10);
@@ -151,7 +164,7 @@ TEST(AuxChecker, AllDelivered) {
 // Harvest 2 at AUX 128: barrier + frames of [393, 561) (12 frames, 208 bytes, TRUNCATED).
 // 393 is an A-Sync: the decoder resynchronises at once, counts resume at 28 (byte 417).
 // Delivered: [0, 105) + [393, 561) = 273; lost: exactly the 288 reported.
-TEST(AuxChecker, LossAtAPacketBoundaryBeforeAnASync) {
+TEST_P(AuxCheckerCase, LossAtAPacketBoundaryBeforeAnASync) {
     Rig r(4, 4096);
     forty_counts(r.src);
     const Bytes b1 = r.commit(0, {{0, 105}}, false, 10);
@@ -191,7 +204,7 @@ void loss_inside_a_packet(Rig& r) {
     r.checker->finish();
 }
 
-TEST(AuxChecker, LossInsideAPacketIsOneSinkWrapGap) {
+TEST_P(AuxCheckerCase, LossInsideAPacketIsOneSinkWrapGap) {
     Rig r(4, 4096);
     loss_inside_a_packet(r);
     EXPECT_EQ(r.stats().decoded_packets, 7u + 24u); // 0..6, 16..39
@@ -209,7 +222,7 @@ TEST(AuxChecker, LossInsideAPacketIsOneSinkWrapGap) {
 // Exact bytes: lost under sink_wrap = the 118 reported + the 2 skipped = 120. The sync block
 // [225, 249) reached the decoder and resynchronised it, so it is delivered like any other
 // sync that reached the decoder: delivered [0, 105) + [225, 561) = 441.
-TEST(AuxChecker, LossInsideAPacketLosesOnlyTheBytesSkippedBeforeTheASync) {
+TEST_P(AuxCheckerCase, LossInsideAPacketLosesOnlyTheBytesSkippedBeforeTheASync) {
     Rig r(4, 4096);
     loss_inside_a_packet(r);
     EXPECT_EQ(r.lost(GapCause::sink_wrap), 120u);
@@ -234,7 +247,7 @@ void packet_cut_by_a_loss(Rig& r) {
 }
 
 // The cut packet's bytes are lost to the wrap that cut it, not an unexplained violation.
-TEST(AuxChecker, PacketCutByALossIsNotUnexplained) {
+TEST_P(AuxCheckerCase, PacketCutByALossIsNotUnexplained) {
     Rig r(4, 4096);
     packet_cut_by_a_loss(r);
     EXPECT_EQ(r.stats().decoded_packets, 8u + 12u); // 0..7, 28..39
@@ -249,7 +262,7 @@ TEST(AuxChecker, PacketCutByALossIsNotUnexplained) {
 
 // Exact bytes: lost 3 + 253 = 256; delivered [0, 137) (counts 0..7 and the sync after them,
 // which the decoder read) + [393, 561) = 305.
-TEST(AuxChecker, PacketCutByALossLosesOnlyThePacket) {
+TEST_P(AuxCheckerCase, PacketCutByALossLosesOnlyThePacket) {
     Rig r(4, 4096);
     packet_cut_by_a_loss(r);
     EXPECT_EQ(r.lost(GapCause::sink_wrap), 256u);
@@ -260,7 +273,7 @@ TEST(AuxChecker, PacketCutByALossLosesOnlyThePacket) {
 // until 160'000 (C = 20), counts 20..29 (to 240'000: 105 more). Each stop flushes a partial
 // frame: 8 + 8 frames, one commit of 256 bytes, all read and recorded. Counts 10..19 are the
 // untraced window: one stop_window gap, 10 * 8 = 80 bytes, not lost trace.
-TEST(AuxChecker, UntracedWindowIsAStopWindowGap) {
+TEST_P(AuxCheckerCase, UntracedWindowIsAStopWindowGap) {
     Rig r(0, 4096);
     r.src.start(0, UntracedCause::stop_window);
     r.src.stop(80'000);
@@ -285,12 +298,53 @@ TEST(AuxChecker, UntracedWindowIsAStopWindowGap) {
     EXPECT_EQ(r.stats().violations_total, 0u);
 }
 
+// 2,000 sessions of 10 counts each (25 + 80 = 105 bytes, no sync period), each with the 10
+// counts after it untraced, each lost to the sink's wrap as soon as it ends; then one more
+// session, committed, read and decoded. Books: the 210,000 bytes lost, the last 105
+// delivered, one gap (the counts before the last session) whose cause is the first loss in
+// it. Closed as the run goes, the stream and the source keep no history of the sessions
+// behind the books; closed at the end, they keep all of it.
+TEST_P(AuxCheckerCase, ManySessionsLostAsTheyComeLeaveNoHistoryBehind) {
+    Rig r(0, 4096);
+    const int sessions = 2000;
+    for (int i = 0; i < sessions; ++i) {
+        const uint64_t from = r.src.stream().size();
+        r.src.start(Picos(i) * 160'000, UntracedCause::stop_window);
+        r.src.stop(Picos(i) * 160'000 + 80'000);
+        r.checker->on_trace_lost(r.src.trace_id(), from, r.src.stream().size() - from,
+                                 TraceLoss::sink_wrap);
+    }
+    r.src.start(Picos(sessions) * 160'000, UntracedCause::stop_window);
+    r.src.stop(Picos(sessions) * 160'000 + 80'000);
+    ASSERT_EQ(r.src.stream().size(), 105u * (sessions + 1));
+    const Bytes b = r.commit(0, {{105u * sessions, 105}}, false, 10);
+    r.read(0, b, 0, b.size(), 10);
+    r.checker->on_aux_record(0, 0, b.size(), 0);
+    if (GetParam()) {
+        EXPECT_LE(r.src.stream().sessions().size(), 2u);
+        EXPECT_LE(r.src.untraced().size(), 2u);
+    } else {
+        EXPECT_EQ(r.src.stream().sessions().size(), size_t(sessions) + 1);
+        EXPECT_EQ(r.src.untraced().size(), size_t(sessions));
+    }
+    r.checker->finish();
+    EXPECT_EQ(r.stats().decoded_packets, 10u);
+    EXPECT_EQ(r.stats().bytes_produced, 105u * (sessions + 1));
+    EXPECT_EQ(r.stats().bytes_delivered, 105u);
+    EXPECT_EQ(r.lost(GapCause::sink_wrap), 105u * sessions);
+    EXPECT_EQ(r.stats().bytes_lost, 105u * sessions);
+    EXPECT_EQ(r.gaps(GapCause::sink_wrap), 1u);
+    EXPECT_EQ(r.all_gaps(), 1u);
+    EXPECT_EQ(r.stats().discontinuities, 0u);
+    EXPECT_EQ(r.stats().violations_total, 0u);
+}
+
 // No sync period, 35 counts (0 .. 280'000 ps): 25 + 280 = 305 bytes.
 // Harvest 1: [0, 81) = 6 frames, the last of 11 bytes (81 ends packet 6), AUX [0, 96),
 // recorded.
 // Harvest 2: [81, 305) = 16 frames, AUX [96, 352): its PERF_RECORD_AUX was lost (D11). The
 // tool copies both, but only harvest 1 is decoded: 224 bytes lost as record_lost.
-TEST(AuxChecker, CommitWhoseRecordWasLost) {
+TEST_P(AuxCheckerCase, CommitWhoseRecordWasLost) {
     Rig r(0, 4096);
     r.src.start(0, UntracedCause::stop_window);
     r.src.stop(280'000);
@@ -342,18 +396,18 @@ void wrong_byte(uint64_t read_seq, bool stale) {
     EXPECT_EQ(r.checker->violations()[0].barriers, stale ? "B, C" : "A, D");
 }
 
-TEST(AuxChecker, WrongByteFromAnOlderStoreIsStale) {
+TEST_P(AuxCheckerCase, WrongByteFromAnOlderStoreIsStale) {
     wrong_byte(7, true);
 }
-TEST(AuxChecker, WrongByteFromNoKnownStoreIsStale) {
+TEST_P(AuxCheckerCase, WrongByteFromNoKnownStoreIsStale) {
     wrong_byte(0, true);
 }
-TEST(AuxChecker, WrongByteFromANewerStoreIsOverwritten) {
+TEST_P(AuxCheckerCase, WrongByteFromANewerStoreIsOverwritten) {
     wrong_byte(12, false);
 }
 
 // Committed and recorded, never read: all 561 bytes unread, no gap cause, no violation.
-TEST(AuxChecker, CommitNeverReadIsUnread) {
+TEST_P(AuxCheckerCase, CommitNeverReadIsUnread) {
     Rig r(4, 4096);
     forty_counts(r.src);
     r.commit(0, {{0, 561}}, false, 10);
@@ -372,7 +426,7 @@ TEST(AuxChecker, CommitNeverReadIsUnread) {
 // [0, 434) are snapshot_overwrite. The tool reads [496, 656) (record: OVERWRITE, offset = new
 // head 656, size 656). 434 is inside packet 30 (433..441): the decoder skips [434, 449) to the
 // A-Sync at 449, lost to the same overwrite; counts 32..39 decode. Delivered 561 - 449 = 112.
-TEST(AuxChecker, SnapshotLargerThanTheAuxBufferOverwritesItsOwnStart) {
+TEST_P(AuxCheckerCase, SnapshotLargerThanTheAuxBufferOverwritesItsOwnStart) {
     Rig r(4, 160, true);
     forty_counts(r.src);
     const Bytes b = r.commit(0, {{0, 561}}, false, 10);
@@ -416,7 +470,7 @@ void fifo_drop(Rig& r, uint64_t cut, uint64_t resume, uint64_t frames) {
 // The splice is booked as one, never as a count (nor as an "unexplained" violation): lost to
 // the overflow are [49, 56) (packet 3's bytes that arrived), the 42 dropped and [98, 105)
 // (skipped to the sync): 56; delivered 417 - 56 = 361. Counts 3..9: one fifo_overflow gap.
-TEST(AuxChecker, FifoDropSplicingAPacketIntoANeverProducedCountIsASplice) {
+TEST_P(AuxCheckerCase, FifoDropSplicingAPacketIntoANeverProducedCountIsASplice) {
     Rig r(10, 4096);
     fifo_drop(r, 56, 98, 4 + 23);
     EXPECT_EQ(r.stats().spliced_packets, 1u);
@@ -438,7 +492,7 @@ TEST(AuxChecker, FifoDropSplicingAPacketIntoANeverProducedCountIsASplice) {
 // count it expected, and goes on with count 12 (145). Still a splice (its bytes are not one
 // packet of the source), not a delivered count 7: lost [81, 84) + 56 + [140, 145) = 64,
 // delivered 353, counts 7..11 one fifo_overflow gap.
-TEST(AuxChecker, FifoDropSplicingAPacketIntoTheExpectedCountIsStillASplice) {
+TEST_P(AuxCheckerCase, FifoDropSplicingAPacketIntoTheExpectedCountIsStillASplice) {
     Rig r(10, 4096);
     fifo_drop(r, 84, 140, 6 + 20);
     EXPECT_EQ(r.stats().spliced_packets, 1u);
@@ -452,3 +506,8 @@ TEST(AuxChecker, FifoDropSplicingAPacketIntoTheExpectedCountIsStillASplice) {
     EXPECT_EQ(r.stats().discontinuities, 1u);
     EXPECT_EQ(r.stats().violations_total, 0u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Closing, AuxCheckerCase, ::testing::Values(size_t{0}, size_t{1}),
+                         [](const ::testing::TestParamInfo<size_t>& i) {
+                             return i.param ? std::string("AsTheRunGoes") : std::string("AtTheEnd");
+                         });

@@ -328,3 +328,90 @@ TEST(EtmStream, ReadThirtyTwoMegabytes) {
     std::printf("[ bench    ] EtmStream::read %.0f MB/s (%.0f MB)\n",
                 mb / std::chrono::duration<double>(t1 - t0).count(), mb);
 }
+
+// first_packet_from, end_of_packets_before and end_of_packets_upto against the packets read
+// off the bytes, before and after forget_before: what is kept answers the same, what is
+// forgotten cannot be read.
+TEST(EtmStream, PacketLookupsAgreeWithTheBytesAndSurviveForgetting) {
+    std::mt19937_64 rng(7);
+    for (uint32_t period : {0u, 1u, 4u, 37u}) {
+        Pair p(period);
+        random_run(p, rng, 80);
+        struct Packet {
+            uint64_t count, first, end;
+        };
+        std::vector<Packet> packets;
+        const auto& owner = p.ref.owner;
+        for (size_t i = 0; i < owner.size(); ++i)
+            if (owner[i] != kSync && (i == 0 || owner[i - 1] != owner[i]))
+                packets.push_back({uint64_t(owner[i]), i, i + kCountPacketSize});
+        ASSERT_EQ(packets.size(), p.stream.counts_produced());
+        const uint64_t last = p.stream.next_count() + 3;
+        // Answers from the byte layout alone, for queries at or past `from_count`/`from_byte`.
+        auto check = [&](uint64_t from_count, uint64_t from_byte) {
+            for (uint64_t c = from_count; c <= last; ++c) {
+                const auto first = p.stream.first_packet_from(c);
+                auto it = std::find_if(packets.begin(), packets.end(),
+                                       [c](const Packet& k) { return k.count >= c; });
+                if (it == packets.end()) {
+                    EXPECT_FALSE(first.has_value()) << "count " << c;
+                } else {
+                    ASSERT_TRUE(first.has_value()) << "count " << c;
+                    EXPECT_EQ(first->first, it->count);
+                    EXPECT_EQ(first->second, it->first);
+                }
+                const auto before = p.stream.end_of_packets_before(c);
+                auto jt = std::find_if(packets.rbegin(), packets.rend(),
+                                       [c](const Packet& k) { return k.count < c; });
+                if (jt == packets.rend() || jt->first < from_byte) {
+                    EXPECT_TRUE(!before.has_value() || *before == jt->end) << "count " << c;
+                } else {
+                    ASSERT_TRUE(before.has_value()) << "count " << c;
+                    EXPECT_EQ(*before, jt->end);
+                }
+            }
+            for (uint64_t off = from_byte; off <= p.stream.size(); ++off) {
+                const auto upto = p.stream.end_of_packets_upto(off);
+                auto jt = std::find_if(packets.rbegin(), packets.rend(),
+                                       [off](const Packet& k) { return k.end <= off; });
+                if (jt == packets.rend() || jt->first < from_byte) {
+                    EXPECT_TRUE(!upto.has_value() || *upto == jt->end) << "byte " << off;
+                } else {
+                    ASSERT_TRUE(upto.has_value()) << "byte " << off;
+                    EXPECT_EQ(*upto, jt->end);
+                }
+            }
+        };
+        check(0, 0);
+        // Forget up to the middle of the stream: the session holding it stays.
+        const uint64_t mid = p.stream.size() / 2;
+        const size_t sessions = p.stream.sessions().size();
+        p.stream.forget_before(mid, UINT64_MAX);
+        ASSERT_GE(p.stream.sessions().size(), 1u);
+        EXPECT_LE(p.stream.sessions().size(), sessions);
+        const auto& kept = p.stream.sessions().front();
+        EXPECT_LE(kept.offset, mid);
+        check(kept.first_count, kept.offset);
+        EXPECT_EQ(read_all(p.stream, kept.offset, p.stream.size() - kept.offset),
+                  Bytes(p.ref.bytes.begin() + kept.offset, p.ref.bytes.end()));
+        if (kept.offset > 0) {
+            uint8_t b;
+            EXPECT_THROW(p.stream.read(kept.offset - 1, 1, &b), ModelError);
+            if (packets.front().first < kept.offset) {
+                EXPECT_FALSE(p.stream.packet_of(packets.front().count).has_value());
+            }
+        }
+        // A count bound keeps the sessions holding counts at or past it.
+        Pair q(period);
+        std::mt19937_64 again(7);
+        random_run(q, again, 80);
+        const std::deque<EtmStream::Session> all = q.stream.sessions();
+        const uint64_t bound = all[all.size() / 2].first_count;
+        size_t drop = 0; // leading sessions wholly below the bound, never the newest
+        while (drop + 1 < all.size() && all[drop].first_count + all[drop].counts <= bound)
+            ++drop;
+        q.stream.forget_before(q.stream.size(), bound);
+        ASSERT_EQ(q.stream.sessions().size(), all.size() - drop);
+        EXPECT_EQ(q.stream.sessions().front().offset, all[drop].offset);
+    }
+}
