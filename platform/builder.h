@@ -47,6 +47,12 @@ public:
     const std::deque<BufferSlot>& buffers() const { return m_buffers; }
     const models::Checker& checker() const { return *m_checker; }
     const models::PerfConsumer& consumer() const { return *m_consumer; }
+    // A listener of the consumer besides the checkers (a waveform writer), before the run.
+    void add_consumer_observer(models::ConsumerObserver* o) { m_consumer->add_observer(o); }
+    // The ETR sinks (none without AUX), for listeners of their registers.
+    const std::vector<std::unique_ptr<models::coresight::EtrSink>>& sinks() const {
+        return m_sinks;
+    }
     models::OrderingEngine& engine() { return m_memory.engine(); }
     // The consumer's MMU port, for a timeline that shows its faults and walks.
     models::MmuPort& consumer_mmu() { return *m_tool_port; }

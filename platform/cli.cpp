@@ -14,6 +14,7 @@
 #include "platform/series.h"
 #include "platform/sweep/sweep_cmd.h"
 #include "platform/timeline.h"
+#include "platform/vcd.h"
 
 #include <boost/program_options.hpp>
 
@@ -47,6 +48,8 @@ struct Args {
     std::string out = "ringsim-out";
     std::string timeline;              // --timeline FILE
     std::string timeline_window;       // --timeline-window FROM:TO
+    std::string vcd;                   // --vcd FILE
+    std::string vcd_window;            // --vcd-window FROM:TO
     std::optional<std::string> series; // --series INTERVAL
     std::string perf_data;             // --perf-data FILE
     bool progress = false;             // --progress: a progress line even off a terminal
@@ -66,6 +69,8 @@ po::options_description options_for(bool with_run, Args& a) {
             "out", po::value<std::string>(&a.out), "output directory")(
             "timeline", po::value<std::string>(&a.timeline), "trace-event JSON file")(
             "timeline-window", po::value<std::string>(&a.timeline_window),
+            "FROM:TO")("vcd", po::value<std::string>(&a.vcd), "value change dump file")(
+            "vcd-window", po::value<std::string>(&a.vcd_window),
             "FROM:TO")("series", po::value<std::string>(), "series.csv interval")(
             "perf-data", po::value<std::string>(&a.perf_data), "perf.data file to write")(
             "progress", po::bool_switch(&a.progress), "progress lines on stderr");
@@ -186,6 +191,16 @@ std::optional<TimelineWindow> timeline_window(const Args& a) {
     return std::nullopt;
 }
 
+// --vcd-window, likewise.
+std::optional<TimelineWindow> vcd_window(const Args& a) {
+    if (a.vcd_window.empty()) return TimelineWindow{};
+    std::string error = "needs --vcd FILE";
+    if (!a.vcd.empty())
+        if (auto w = parse_timeline_window(a.vcd_window, error)) return w;
+    std::cerr << "ringsim run: --vcd-window: " << error << "\n";
+    return std::nullopt;
+}
+
 // --series INTERVAL, checked before the run: 0 when absent; empty optional (after saying
 // why) when bad.
 std::optional<models::Picos> series_interval(const Args& a) {
@@ -200,6 +215,8 @@ std::optional<models::Picos> series_interval(const Args& a) {
 int cmd_run(const Args& a) {
     const auto window = timeline_window(a);
     if (!window) return kExitBadInput;
+    const auto wave_window = vcd_window(a);
+    if (!wave_window) return kExitBadInput;
     const auto series_every = series_interval(a);
     if (!series_every) return kExitBadInput;
     const auto limit = max_memory("run", a);
@@ -239,6 +256,26 @@ int cmd_run(const Args& a) {
         top.engine().add_observer(timeline.get());
         top.consumer_mmu().add_observer(timeline.get());
     }
+    // Only with --vcd do the engine, the consumer, the wake-ups and the sinks get a listener.
+    std::unique_ptr<VcdWriter> vcd;
+    if (!a.vcd.empty()) {
+        vcd = std::make_unique<VcdWriter>(a.vcd, *wave_window, vcd_buffers(top),
+                                          unsigned(top.sinks().size()));
+        if (!vcd->ok()) {
+            std::cerr << "ringsim run: cannot write the waveform " << a.vcd << "\n";
+            return kExitBadInput;
+        }
+        top.engine().add_observer(vcd.get());
+        top.add_consumer_observer(vcd.get());
+        for (unsigned i = 0; i < top.buffers().size(); ++i)
+            top.buffers()[i].wakeup->set_listener([w = vcd.get(), i] { w->on_wakeup(i); });
+        for (unsigned i = 0; i < top.sinks().size(); ++i) {
+            const models::coresight::EtrSink* sink = top.sinks()[i].get();
+            top.sinks()[i]->set_listener([w = vcd.get(), i, sink](models::Picos t) {
+                w->on_sink(i, t, sink->hw().rwp(t), sink->hw().sts(t));
+            });
+        }
+    }
     // Only with --series is there a sampler: one timed event per interval, reading state.
     std::ofstream series_file;
     std::unique_ptr<SeriesSampler> series;
@@ -267,6 +304,13 @@ int cmd_run(const Args& a) {
     if (timeline) {
         top.engine().remove_observer(timeline.get());
         top.consumer_mmu().remove_observer(timeline.get());
+    }
+    if (vcd) {
+        top.engine().remove_observer(vcd.get());
+        if (!vcd->close(sc_core::sc_time_stamp().value())) {
+            std::cerr << "ringsim run: cannot write the waveform " << a.vcd << "\n";
+            return kExitBadInput;
+        }
     }
     if (timeline && !timeline->close()) {
         std::cerr << "ringsim run: cannot write the timeline " << a.timeline << "\n";
@@ -301,6 +345,12 @@ int cmd_run(const Args& a) {
               << (series ? ", violations.json and series.csv" : " and violations.json") << " in "
               << dir.string() << "\n";
     if (timeline) std::cout << "ringsim: wrote the timeline " << a.timeline << "\n";
+    if (vcd) {
+        std::cout << "ringsim: wrote the waveform " << a.vcd << "\n";
+        if (vcd->late_changes())
+            std::cout << "ringsim: the waveform leaves out " << vcd->late_changes()
+                      << " changes reported after it had passed their time\n";
+    }
     if (!a.perf_data.empty()) {
         if (!top.perf_data().ok()) {
             std::cerr << "ringsim run: --perf-data: " << top.perf_data().error() << "\n";

@@ -21,11 +21,15 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> all = {
         {"run",
          {"run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
-          "[--timeline FILE [--timeline-window FROM:TO]] [--series INTERVAL]\n"
+          "[--timeline FILE [--timeline-window FROM:TO]] [--vcd FILE [--vcd-window FROM:TO]]\n"
+          "[--series INTERVAL]\n"
           "[--perf-data FILE] [--progress] [--max-memory SIZE]"},
          "simulate; write DIR/stats.json and DIR/run.json, print a summary",
          "  --timeline FILE    also write the memory operations (of FROM..TO, e.g. 1ms:1.2ms)\n"
          "                     as a trace for ui.perfetto.dev (docs/timeline.md)\n"
+         "  --vcd FILE         also write a value change dump (of FROM..TO) for GTKWave: heads,\n"
+         "                     tails, fill levels, wake-ups, the consumer's state, the ETR's\n"
+         "                     RWP and STS, the barriers (docs/waveforms.md)\n"
          "  --series INTERVAL  also write DIR/series.csv: per INTERVAL (e.g. 100us) and buffer,\n"
          "                     records produced, delivered, lost and the fill level\n"
          "                     (docs/series.md)\n"

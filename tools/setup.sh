@@ -20,6 +20,8 @@ packages=(
   libopencsd-bin          # trc_pkt_lister: OpenCSD decodes the ETM trace (tests/unit/opencsd_test.cpp)
   clang                   # tools/fuzz.sh: the libFuzzer targets of tests/fuzz (clang 14 on Debian 12)
   libclang-rt-14-dev      # tools/fuzz.sh: libFuzzer and the sanitizer runtimes (-fsanitize=fuzzer)
+  gtkwave                 # --vcd: vcd2fst/fst2vcd and GTKWave itself check the dumps and views (tests/unit/vcd_test.cpp)
+  xvfb xauth              # xvfb-run: GTKWave without a display, in those tests
 )
 
 missing=()

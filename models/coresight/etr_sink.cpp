@@ -116,6 +116,7 @@ void EtrSink::enable_perf(Picos t, EnginePort& cpu) {
     m_capturing = true;
     ++m_captures;
     m_changed.notify(sc_core::SC_ZERO_TIME);
+    changed(t);
 }
 
 void EtrSink::disable_perf(Picos t) {
@@ -136,6 +137,7 @@ void EtrSink::source_changed(Picos t, EtmSource* source, bool stopped) {
     }
     collect(t, stopped ? source : nullptr);
     m_changed.notify(sc_core::SC_ZERO_TIME);
+    changed(t);
 }
 
 Picos EtrSink::burst_period(Picos t) const {
@@ -156,10 +158,12 @@ void EtrSink::sink_thread() {
         } else {
             sc_core::wait(sc_picos(period), m_changed);
         }
-        if (m_capturing)
+        if (m_capturing) {
             collect(sim_now(), nullptr);
-        else
+            changed(sim_now());
+        } else {
             drop_uncaptured(sim_now());
+        }
     }
 }
 
@@ -257,7 +261,9 @@ EtrSyncState EtrSink::flush_and_sync(EnginePort& driver) {
     s.memerr = m_hw.memerr();
     // The DMA writes of the surviving frames, while the FIFO drains.
     if (!s.memerr) write_frames(m_forgotten, m_written_frames - m_forgotten);
+    changed(t);
     if (*ready > t) sc_core::wait(sc_picos(*ready - t));
+    changed(*ready);
     // TMCReady seen, dma_sync_single_for_cpu, CS_LOCK's mb(): the CPU reads after the DMA.
     m_port.engine().handoff(m_port.agent(), driver.agent());
     return s;

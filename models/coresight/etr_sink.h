@@ -27,6 +27,7 @@
 #include "models/coresight/trace_loss.h"
 #include "models/memory/engine_port.h"
 
+#include <functional>
 #include <map>
 #include <systemc>
 #include <vector>
@@ -90,6 +91,9 @@ public:
     void lose_frames(uint64_t first, uint64_t n, TraceLoss why);
 
     const EtrHw& hw() const { return m_hw; }
+    // Called with the time whenever the registers may have changed (a burst, an enable, a
+    // flush, TMCReady): a waveform's listener reads hw() then. None by default.
+    void set_listener(std::function<void(Picos)> f) { m_listener = std::move(f); }
     uint64_t buffer_bytes() const { return m_p.buffer_bytes; }
     uint64_t dma_stores() const { return m_dma_stores; }
     uint64_t bursts() const { return m_bursts; }
@@ -124,6 +128,10 @@ private:
     uint64_t m_dma_stores = 0, m_bursts = 0, m_overflow_bytes = 0, m_captures = 0;
     uint64_t m_walk_failures = 0;
     Picos m_walk_time = 0;
+    std::function<void(Picos)> m_listener;
+    void changed(Picos t) {
+        if (m_listener) m_listener(t);
+    }
 };
 
 } // namespace ringsim::models::coresight

@@ -22,6 +22,7 @@ void PerfWakeup::irq_work_method() {
     m_pending = false;
     ++m_stats.wakeups_delivered;
     m_waitqueue.notify(sc_core::SC_ZERO_TIME);
+    if (m_listener) m_listener();
 }
 
 bool PerfWakeup::perf_poll() {

@@ -10,6 +10,8 @@
 
 #include <systemc>
 
+#include <functional>
+
 namespace ringsim::models {
 
 class PerfWakeup : public sc_core::sc_module, public WakeupSink {
@@ -24,6 +26,8 @@ public:
     bool pollin_pending() const { return m_poll; }
     // Notified when the irq_work wakes the waitqueue.
     const sc_core::sc_event& waitqueue() const { return m_waitqueue; }
+    // Called at each of those wake-ups too (a waveform's listener; none by default).
+    void set_listener(std::function<void()> on_wake) { m_listener = std::move(on_wake); }
 
 private:
     void irq_work_method();
@@ -34,6 +38,7 @@ private:
     bool m_pending = false; // the irq_work is queued and has not run yet
     sc_core::sc_event m_irq_work;
     sc_core::sc_event m_waitqueue;
+    std::function<void()> m_listener;
 };
 
 } // namespace ringsim::models

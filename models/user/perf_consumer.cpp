@@ -179,6 +179,8 @@ void PerfConsumer::poll() {
         ready |= m.wakeup->pollin_pending();
         any |= m.wakeup->waitqueue();
     }
+    for (ConsumerObserver* o : m_observers)
+        o->on_poll(!ready);
     if (!ready) {
         Picos until = m_p.poll_timeout;
         auto wake_at = [&until](Picos at) {
@@ -190,7 +192,11 @@ void PerfConsumer::poll() {
             sc_core::wait(ps(until), any);
         else
             sc_core::wait(any);
+        for (ConsumerObserver* o : m_observers)
+            o->on_woken();
         if (m_p.wakeup_latency) sc_core::wait(ps(m_p.wakeup_latency));
+        for (ConsumerObserver* o : m_observers)
+            o->on_running();
     }
     for (auto& m : m_mmaps)
         if (!m.overwrite && m.wakeup->perf_poll()) ++m.stats->consumer_polls;

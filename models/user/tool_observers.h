@@ -51,6 +51,12 @@ public:
     // PERF_RECORD_FINISHED_ROUND. The AUX reads that follow each data read are in it.
     virtual void on_pass_start() {}
     virtual void on_pass_end() {}
+    // perf's poll(): `sleeps` when nothing was pending, so it waits on the waitqueues; then
+    // the wait ends (a wake-up, the timeout, SIGCHLD) and, after the wake-up latency, the
+    // tool runs again. For waveforms (platform/vcd.h).
+    virtual void on_poll(bool /*sleeps*/) {}
+    virtual void on_woken() {}
+    virtual void on_running() {}
     // The tool is done: its last pass is over (perf record's exit).
     virtual void on_finished() {}
 };
