@@ -8,6 +8,7 @@
 #include "platform/config/units.h"
 #include "platform/estimate.h"
 #include "platform/explore.h"
+#include "platform/lessons.h"
 #include "platform/litmus/litmus.h"
 #include "platform/output.h"
 #include "platform/run_loop.h"
@@ -28,6 +29,8 @@
 #include <fstream>
 #include <iostream>
 #include <new>
+#include <set>
+#include <sstream>
 #include <systemc>
 #include <unistd.h>
 
@@ -362,6 +365,115 @@ int cmd_run(const Args& a) {
     return top.finished() ? kExitOk : kExitModelError;
 }
 
+// Wraps text at `width` columns, each line indented by `indent`.
+std::string wrapped(const std::string& text, size_t width, const std::string& indent) {
+    std::string out, line;
+    std::istringstream words(text);
+    for (std::string w; words >> w;) {
+        if (!line.empty() && line.size() + 1 + w.size() > width) {
+            out += indent + line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + w;
+    }
+    if (!line.empty()) out += indent + line + "\n";
+    return out;
+}
+
+// The violation kinds a run showed, data and AUX together, sorted.
+std::vector<std::string> kinds_shown(const nlohmann::json& total) {
+    std::set<std::string> kinds;
+    auto add = [&kinds](const nlohmann::json& v) {
+        for (const auto& [kind, n] : v.items())
+            if (kind != "total" && n.is_number() && n.get<uint64_t>() > 0) kinds.insert(kind);
+    };
+    add(total.at("violations"));
+    if (total.contains("aux")) add(total.at("aux").at("violations"));
+    return {kinds.begin(), kinds.end()};
+}
+
+std::string kinds_text(const std::vector<std::string>& kinds) {
+    if (kinds.empty()) return "no violation";
+    std::string t;
+    for (const std::string& k : kinds)
+        t += (t.empty() ? "" : ", ") + k;
+    return t;
+}
+
+// `ringsim lesson --list` and `ringsim lesson NAME [run's output flags]`.
+int cmd_lesson(const std::vector<std::string>& rest) {
+    if (rest.size() == 1 && rest[0] == "--list") {
+        std::cout << "lesson                 seed  shows                 about\n";
+        for (const Lesson& l : lessons()) {
+            std::string about = nlohmann::json::parse(l.scenario).value("description", "");
+            if (about.rfind("Lesson: ", 0) == 0) about = about.substr(8);
+            const size_t stop = about.find(". ");
+            if (stop != std::string::npos) about = about.substr(0, stop + 1);
+            std::printf("%-22s %4llu  %-21s %s\n", l.name.c_str(),
+                        static_cast<unsigned long long>(l.seed), kinds_text(l.kinds).c_str(),
+                        about.c_str());
+        }
+        return kExitOk;
+    }
+    if (rest.empty() || rest[0].rfind("--", 0) == 0)
+        return bad_usage("lesson", "expected a lesson's NAME or --list");
+    const Lesson* lesson = find_lesson(rest[0]);
+    if (!lesson) {
+        std::cerr << "ringsim lesson: no lesson '" << rest[0]
+                  << "' (ringsim lesson --list names them)\n";
+        return kExitBadInput;
+    }
+    std::vector<std::string> flags(rest.begin() + 1, rest.end());
+    flags.insert(flags.begin(), "LESSON");
+    Args a;
+    if (!parse_args("lesson", flags, true, a)) return kExitBadInput;
+    if (!a.sets.empty() || a.seed) {
+        std::cerr << "ringsim lesson: a lesson runs as written, with its own seed; for --set or "
+                     "--seed run its file: ringsim run scenarios/teaching/"
+                  << lesson->name << ".json ...\n";
+        return kExitBadInput;
+    }
+    // The scenario, as built in, goes into the output directory: the run reads it there.
+    std::error_code ec;
+    std::filesystem::create_directories(a.out, ec);
+    const std::filesystem::path file = std::filesystem::path(a.out) / (lesson->name + ".json");
+    std::ofstream(file) << lesson->scenario;
+    if (!std::filesystem::exists(file)) {
+        std::cerr << "ringsim lesson: cannot write " << file.string() << "\n";
+        return kExitBadInput;
+    }
+    a.scenario = file.string();
+    a.seed = lesson->seed;
+    a.argv = {"ringsim", "run", "scenarios/teaching/" + lesson->name + ".json", "--seed",
+              std::to_string(lesson->seed)};
+    const std::string about = nlohmann::json::parse(lesson->scenario).value("description", "");
+    std::cout << "Lesson " << lesson->name << ": scenarios/teaching/" << lesson->name
+              << ".json, seed " << lesson->seed << "\n\n"
+              << wrapped(about, 90, "  ") << "\n"
+              << "$ ringsim run scenarios/teaching/" << lesson->name << ".json --seed "
+              << lesson->seed << "\n";
+    const int status = cmd_run(a);
+    if (status != kExitOk) return status;
+    std::ifstream in(std::filesystem::path(a.out) / "stats.json");
+    const nlohmann::json stats = nlohmann::json::parse(in, nullptr, false);
+    if (stats.is_discarded()) {
+        std::cerr << "ringsim lesson: cannot read " << a.out << "/stats.json\n";
+        return kExitModelError;
+    }
+    const std::vector<std::string> shown = kinds_shown(stats.at("total"));
+    std::cout << "\nThe lesson shows " << kinds_text(shown);
+    if (shown == lesson->kinds) {
+        std::cout << (shown.empty() ? ", as it should: nothing goes wrong here.\n"
+                                    : ", as it should.\n");
+    } else {
+        std::cout << "; it should show " << kinds_text(lesson->kinds) << ".\n";
+    }
+    std::cout << "Its waveform: ringsim run scenarios/teaching/" << lesson->name << ".json --vcd "
+              << lesson->name << ".vcd && gtkwave " << lesson->name << ".vcd scenarios/teaching/"
+              << lesson->name << ".gtkw\n";
+    return shown == lesson->kinds ? kExitOk : kExitModelError;
+}
+
 int cmd_validate(const Args& a) {
     const auto limit = max_memory("validate", a);
     if (!limit) return kExitBadInput;
@@ -433,6 +545,7 @@ int run_cli(int argc, char** argv) {
         if (cmd == "merge") return merge_main(rest);
         if (cmd == "explore" || cmd == "matrix") // each run a forked child of this process
             return cmd == "explore" ? explore_main(rest, "") : matrix_main(rest, "");
+        if (cmd == "lesson") return cmd_lesson(rest);
         if (cmd == "run" || cmd == "validate") {
             Args a;
             if (!parse_args(cmd, rest, cmd == "run", a)) return kExitBadInput;

@@ -47,6 +47,14 @@ const std::vector<Command>& commands() {
          "each, and the records and events it will take.\n"
          "  --max-memory SIZE  refuse (exit 2) a scenario that may need more (e.g. 8GiB;\n"
          "                     default: 80% of physical memory); `run` takes it too\n"},
+        {"lesson",
+         {"lesson NAME [--out DIR] [--vcd FILE [--vcd-window FROM:TO]] [--timeline FILE]",
+          "lesson --list"},
+         "run one lesson of scenarios/teaching/ with the seed that shows it, and tell it",
+         "Prints the lesson's story, runs it as `ringsim run` would (its summary, the first\n"
+         "violation explained and its fix), says whether it showed the violations the lesson is\n"
+         "about (exit 1 if not), and how to see its waveform. The lessons are built into the\n"
+         "binary; --list names them with their seed and what each shows (docs/tutorial.md).\n"},
         {"explore",
          {"explore SCENARIO --runs N [--jobs J] [--first-seed S] [--set PATH=VALUE]...\n"
           "[--json FILE]"},
