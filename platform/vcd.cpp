@@ -33,8 +33,8 @@ std::string vcd_id(unsigned n) {
 
 } // namespace
 
-VcdWriter::VcdWriter(const std::string& path, TimelineWindow window,
-                     std::vector<VcdBuffer> buffers, unsigned sinks)
+VcdWriter::VcdWriter(const std::string& path, TimelineWindow window, std::vector<VcdBuffer> buffers,
+                     unsigned sinks)
     : m_out(path, std::ios::binary | std::ios::trunc), m_window(window) {
     for (const VcdBuffer& b : buffers) {
         const std::string scope = b.name;

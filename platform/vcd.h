@@ -29,9 +29,9 @@ class Platform;
 
 // A ring buffer whose control words the dump shows.
 struct VcdBuffer {
-    std::string name;            // "cpu0": its signals are top.cpu0.data_head, ...
-    models::Addr user_page = 0;  // perf_event_mmap_page
-    bool aux = false;            // it has an AUX area (aux_head, aux_tail)
+    std::string name;           // "cpu0": its signals are top.cpu0.data_head, ...
+    models::Addr user_page = 0; // perf_event_mmap_page
+    bool aux = false;           // it has an AUX area (aux_head, aux_tail)
 };
 
 class VcdWriter : public models::OpObserver, public models::ConsumerObserver {
@@ -71,9 +71,7 @@ private:
         uint64_t order = 0; // report order, for changes at the same time
         unsigned var = 0;
         uint64_t value = 0;
-        bool operator>(const Change& o) const {
-            return at != o.at ? at > o.at : order > o.order;
-        }
+        bool operator>(const Change& o) const { return at != o.at ? at > o.at : order > o.order; }
     };
     // A buffer's words: where they are, their vars, and their values as written.
     struct Words {
@@ -93,10 +91,10 @@ private:
     std::vector<Var> m_vars;
     // Control word address -> (words index, true for head).
     std::map<models::Addr, std::pair<unsigned, bool>> m_word_at;
-    std::vector<Words> m_words; // data words of each buffer, then AUX words
-    std::vector<int> m_fill_of; // by var: the Words whose head or tail it is, or -1
-    std::vector<unsigned> m_wakeup;          // event var per buffer
-    std::map<char, unsigned> m_barrier;      // event var per barrier label
+    std::vector<Words> m_words;         // data words of each buffer, then AUX words
+    std::vector<int> m_fill_of;         // by var: the Words whose head or tail it is, or -1
+    std::vector<unsigned> m_wakeup;     // event var per buffer
+    std::map<char, unsigned> m_barrier; // event var per barrier label
     unsigned m_reading = 0, m_asleep = 0, m_waking = 0, m_poll = 0;
     struct SinkVars {
         unsigned rwp = 0, full = 0, tmc_ready = 0, memerr = 0;

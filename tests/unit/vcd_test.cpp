@@ -175,10 +175,10 @@ TEST(Vcd, ALessonsDumpIsWellFormedAndShowsItsBarrierOff) {
     EXPECT_NE(with.stdout_text.find("wrote the waveform"), std::string::npos);
     EXPECT_EQ(with.stdout_text.find("leaves out"), std::string::npos) << with.stdout_text;
     const Dump d = parse_vcd(vcd);
-    for (const char* s : {"top.cpu0.data_head", "top.cpu0.data_tail", "top.cpu0.data_fill",
-                          "top.cpu0.wakeup", "top.consumer.reading", "top.consumer.asleep",
-                          "top.consumer.waking", "top.consumer.poll", "top.barriers.A",
-                          "top.barriers.B", "top.barriers.C", "top.barriers.D"})
+    for (const char* s :
+         {"top.cpu0.data_head", "top.cpu0.data_tail", "top.cpu0.data_fill", "top.cpu0.wakeup",
+          "top.consumer.reading", "top.consumer.asleep", "top.consumer.waking", "top.consumer.poll",
+          "top.barriers.A", "top.barriers.B", "top.barriers.C", "top.barriers.D"})
         EXPECT_EQ(d.id_of.count(s), 1u) << s;
     EXPECT_EQ(d.id_of.count("top.etr.rwp"), 0u); // no AUX, no sink
     // The lesson switches (B) off: it never fires, its partner (C) does; records moved the
@@ -205,9 +205,9 @@ TEST(Vcd, AnAuxLessonShowsTheEtrAndTheAuxWords) {
     const std::string vcd = temp("aux-no-B.vcd");
     run_ringsim("scenarios/teaching/aux-no-B.json", "--vcd " + vcd);
     const Dump d = parse_vcd(vcd);
-    for (const char* s : {"top.task.aux_head", "top.task.aux_tail", "top.task.aux_fill",
-                          "top.etr.rwp", "top.etr.sts_full", "top.etr.sts_tmcready",
-                          "top.etr.sts_memerr"})
+    for (const char* s :
+         {"top.task.aux_head", "top.task.aux_tail", "top.task.aux_fill", "top.etr.rwp",
+          "top.etr.sts_full", "top.etr.sts_tmcready", "top.etr.sts_memerr"})
         EXPECT_EQ(d.id_of.count(s), 1u) << s;
     EXPECT_GT(d.changes.at("top.task.aux_head").size(), 0u);
     EXPECT_GT(d.changes.at("top.etr.rwp").size(), 0u);
@@ -254,7 +254,8 @@ TEST(Vcd, AWindowStartsFromTheValuesTheWholeDumpHasThere) {
             if (c.at >= from && c.at <= to) expect.push_back(c);
         inside += expect.size();
         // A wire whose first change in the window repeats the initial value is not written.
-        std::vector<Change> got = p.changes.count(name) ? p.changes.at(name) : std::vector<Change>{};
+        std::vector<Change> got =
+            p.changes.count(name) ? p.changes.at(name) : std::vector<Change>{};
         if (w.kind.at(name) == "wire" && !expect.empty() && !got.empty() &&
             expect.front().at < got.front().at)
             expect.erase(expect.begin());
@@ -267,8 +268,8 @@ TEST(Vcd, AWindowStartsFromTheValuesTheWholeDumpHasThere) {
 
 TEST(Vcd, BadWindowsAreBadInput) {
     const std::string bin = RINGSIM_BINARY, sc = kSource + "/scenarios/teaching/no-B.json";
-    const auto no_file = run_command(bin + " run " + sc + " --out " + temp("o1") +
-                                     " --vcd-window 1ms:2ms");
+    const auto no_file =
+        run_command(bin + " run " + sc + " --out " + temp("o1") + " --vcd-window 1ms:2ms");
     EXPECT_EQ(no_file.exit_code, 2);
     EXPECT_NE(no_file.err.find("--vcd-window: needs --vcd FILE"), std::string::npos) << no_file.err;
     const auto reversed = run_command(bin + " run " + sc + " --out " + temp("o2") + " --vcd " +
@@ -276,8 +277,8 @@ TEST(Vcd, BadWindowsAreBadInput) {
     EXPECT_EQ(reversed.exit_code, 2);
     EXPECT_NE(reversed.err.find("--vcd-window: FROM is after TO"), std::string::npos)
         << reversed.err;
-    const auto unwritable = run_command(bin + " run " + sc + " --out " + temp("o3") +
-                                        " --vcd /nonexistent-dir/x.vcd");
+    const auto unwritable =
+        run_command(bin + " run " + sc + " --out " + temp("o3") + " --vcd /nonexistent-dir/x.vcd");
     EXPECT_EQ(unwritable.exit_code, 2);
     EXPECT_NE(unwritable.err.find("cannot write the waveform"), std::string::npos)
         << unwritable.err;
@@ -312,8 +313,7 @@ TEST(Vcd, EveryLessonsViewOpensInGtkwave) {
         if (gtkwave) {
             const auto shown = run_command_output("timeout 120 xvfb-run -a gtkwave -S " + script +
                                                   " " + vcd + " " + view);
-            EXPECT_NE(shown.out.find("traces " + std::to_string(signals.size())),
-                      std::string::npos)
+            EXPECT_NE(shown.out.find("traces " + std::to_string(signals.size())), std::string::npos)
                 << l << ":\n"
                 << shown.out << shown.err;
         }
