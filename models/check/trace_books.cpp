@@ -347,7 +347,15 @@ void TraceBooks::forget(uint64_t first_run) {
     EtmStream& st = m_src.stream();
     // The open gap still needs its first packet found, and every run its first packet.
     const uint64_t counts_needed = std::min(m_gap_b0_known ? UINT64_MAX : m_gap_at, first_run);
-    const uint64_t bytes_needed = m_gap_b0_known ? std::min(m_walked, m_gap_folded) : m_walked;
+    // The walk needs its bytes from m_walked on; the open gap the fates of its packets from
+    // the first it has not folded (its first packet, when not yet folded at all, which may
+    // begin before the walk's position).
+    uint64_t bytes_needed = m_walked;
+    if (m_gap_b0_known) {
+        bytes_needed = std::min(bytes_needed, m_gap_folded);
+    } else if (const auto p = st.first_packet_from(m_gap_at)) {
+        bytes_needed = std::min(bytes_needed, p->second);
+    }
     st.forget_before(bytes_needed, counts_needed);
     // Runs closed and walked past.
     while (!m_decoded.empty()) {

@@ -90,7 +90,7 @@ size_t EtmStream::session_at(uint64_t off) const {
 }
 
 void EtmStream::forget_before(uint64_t off, uint64_t count) {
-    while (m_sessions.size() > 1 && m_sessions[1].offset <= off &&
+    while (m_sessions.size() > 1 && m_sessions[1].offset < off &&
            m_sessions.front().first_count + m_sessions.front().counts <= count) {
         m_sessions.pop_front();
         m_sync_bytes_before.pop_front();
@@ -157,6 +157,8 @@ uint64_t EtmStream::sync_prefix(uint64_t x) const {
 
 uint64_t EtmStream::sync_before(uint64_t off) const {
     if (off == 0) return 0;
+    // The first kept byte: what the forgotten sessions held.
+    if (!m_sessions.empty() && off == m_sessions.front().offset) return m_sync_bytes_before.front();
     const size_t s = session_at(off - 1);
     return m_sync_bytes_before[s] + sync_prefix(off - m_sessions[s].offset);
 }

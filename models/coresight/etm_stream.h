@@ -78,7 +78,7 @@ public:
     const std::deque<Session>& sessions() const { return m_sessions; }
 
     // Drops the history no reader needs any more, so that a long run's memory stays flat:
-    // the sessions that end at or before byte `off` and whose counts all lie below `count`.
+    // the sessions that end before byte `off` and whose counts all lie below `count`.
     // The newest session is always kept. Bytes, packets and syncs before the first kept
     // session cannot be asked for afterwards (read, sync_bytes_in, sync_block_at: ModelError;
     // packet_of and the lookups below: nullopt); size() and counts are unchanged.
