@@ -49,6 +49,7 @@ public:
     const models::PerfConsumer& consumer() const { return *m_consumer; }
     // A listener of the consumer besides the checkers (a waveform writer), before the run.
     void add_consumer_observer(models::ConsumerObserver* o) { m_consumer->add_observer(o); }
+    void remove_consumer_observer(models::ConsumerObserver* o) { m_consumer->remove_observer(o); }
     // The ETR sinks (none without AUX), for listeners of their registers.
     const std::vector<std::unique_ptr<models::coresight::EtrSink>>& sinks() const {
         return m_sinks;
@@ -62,6 +63,7 @@ public:
     // such), perf.data gets its closing records.
     void close_books_early();
     bool aux_enabled() const { return m_sc.aux.enabled; }
+    bool aux_snapshot() const { return m_sc.aux.snapshot; }
     // The model instances whose statistics (stat_paths.h) a buffer's object holds, and
     // those the total holds: every instance, each counted once.
     models::StatInstances buffer_stat_instances(unsigned i) const;

@@ -29,6 +29,7 @@
 #include <fstream>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <systemc>
@@ -215,6 +216,38 @@ std::optional<models::Picos> series_interval(const Args& a) {
     return std::nullopt;
 }
 
+// A waveform writer's listeners on the platform (the engine, the consumer, the wake-ups, the
+// sinks), attached for the run and detached when this goes: the platform outlives the writer.
+class VcdAttachment {
+public:
+    VcdAttachment(Platform& top, VcdWriter& w) : m_top(top), m_w(w) {
+        m_top.engine().add_observer(&m_w);
+        m_top.add_consumer_observer(&m_w);
+        for (unsigned i = 0; i < m_top.buffers().size(); ++i)
+            m_top.buffers()[i].wakeup->set_listener([w = &m_w, i] { w->on_wakeup(i); });
+        for (unsigned i = 0; i < m_top.sinks().size(); ++i) {
+            const models::coresight::EtrSink* sink = m_top.sinks()[i].get();
+            m_top.sinks()[i]->set_listener([w = &m_w, i, sink](models::Picos t) {
+                w->on_sink(i, t, sink->hw().rwp(t), sink->hw().sts(t));
+            });
+        }
+    }
+    ~VcdAttachment() {
+        m_top.engine().remove_observer(&m_w);
+        m_top.remove_consumer_observer(&m_w);
+        for (const BufferSlot& b : m_top.buffers())
+            b.wakeup->set_listener({});
+        for (const auto& sink : m_top.sinks())
+            sink->set_listener({});
+    }
+    VcdAttachment(const VcdAttachment&) = delete;
+    VcdAttachment& operator=(const VcdAttachment&) = delete;
+
+private:
+    Platform& m_top;
+    VcdWriter& m_w;
+};
+
 int cmd_run(const Args& a) {
     const auto window = timeline_window(a);
     if (!window) return kExitBadInput;
@@ -261,6 +294,7 @@ int cmd_run(const Args& a) {
     }
     // Only with --vcd do the engine, the consumer, the wake-ups and the sinks get a listener.
     std::unique_ptr<VcdWriter> vcd;
+    std::optional<VcdAttachment> vcd_attached; // detached before the writer goes, however
     if (!a.vcd.empty()) {
         vcd = std::make_unique<VcdWriter>(a.vcd, *wave_window, vcd_buffers(top),
                                           unsigned(top.sinks().size()));
@@ -268,16 +302,7 @@ int cmd_run(const Args& a) {
             std::cerr << "ringsim run: cannot write the waveform " << a.vcd << "\n";
             return kExitBadInput;
         }
-        top.engine().add_observer(vcd.get());
-        top.add_consumer_observer(vcd.get());
-        for (unsigned i = 0; i < top.buffers().size(); ++i)
-            top.buffers()[i].wakeup->set_listener([w = vcd.get(), i] { w->on_wakeup(i); });
-        for (unsigned i = 0; i < top.sinks().size(); ++i) {
-            const models::coresight::EtrSink* sink = top.sinks()[i].get();
-            top.sinks()[i]->set_listener([w = vcd.get(), i, sink](models::Picos t) {
-                w->on_sink(i, t, sink->hw().rwp(t), sink->hw().sts(t));
-            });
-        }
+        vcd_attached.emplace(top, *vcd);
     }
     // Only with --series is there a sampler: one timed event per interval, reading state.
     std::ofstream series_file;
@@ -309,7 +334,7 @@ int cmd_run(const Args& a) {
         top.consumer_mmu().remove_observer(timeline.get());
     }
     if (vcd) {
-        top.engine().remove_observer(vcd.get());
+        vcd_attached.reset();
         if (!vcd->close(sc_core::sc_time_stamp().value())) {
             std::cerr << "ringsim run: cannot write the waveform " << a.vcd << "\n";
             return kExitBadInput;

@@ -38,21 +38,24 @@ VcdWriter::VcdWriter(const std::string& path, TimelineWindow window, std::vector
     : m_out(path, std::ios::binary | std::ios::trunc), m_window(window) {
     for (const VcdBuffer& b : buffers) {
         const std::string scope = b.name;
-        auto words = [&](models::Addr head, models::Addr tail, const std::string& prefix) {
+        auto words = [&](models::Addr head, models::Addr tail, const std::string& prefix,
+                         bool fill) {
             Words w;
             w.head = add_var(scope, prefix + "_head", Kind::word);
             w.tail = add_var(scope, prefix + "_tail", Kind::word);
-            w.fill = add_var(scope, prefix + "_fill", Kind::word);
             m_word_at[head] = {unsigned(m_words.size()), true};
             m_word_at[tail] = {unsigned(m_words.size()), false};
-            m_fill_of[w.head] = m_fill_of[w.tail] = int(m_words.size());
+            if (fill) {
+                w.fill = add_var(scope, prefix + "_fill", Kind::word);
+                m_fill_of[w.head] = m_fill_of[w.tail] = int(m_words.size());
+            }
             m_words.push_back(w);
         };
         words(b.user_page + models::perf::kOffDataHead, b.user_page + models::perf::kOffDataTail,
-              "data");
+              "data", b.data_fill);
         if (b.aux)
             words(b.user_page + models::perf::kOffAuxHead, b.user_page + models::perf::kOffAuxTail,
-                  "aux");
+                  "aux", b.aux_fill);
         m_wakeup.push_back(add_var(scope, "wakeup", Kind::event));
     }
     m_reading = add_var("consumer", "reading", Kind::bit);
@@ -209,9 +212,14 @@ void VcdWriter::write(const Change& c) {
     }
 }
 
+VcdWriter::~VcdWriter() {
+    if (!m_closed) close(std::numeric_limits<Picos>::max());
+}
+
 bool VcdWriter::close(Picos end) {
     if (m_closed) return ok();
     m_closed = true;
+    m_window.to = std::min(m_window.to, end);
     flush_before(std::numeric_limits<Picos>::max());
     if (m_window.from <= end) {
         if (!m_dumping) start_dump();
@@ -225,7 +233,8 @@ bool VcdWriter::close(Picos end) {
 std::vector<VcdBuffer> vcd_buffers(const Platform& platform) {
     std::vector<VcdBuffer> out;
     for (const BufferSlot& b : platform.buffers())
-        out.push_back({b.name, b.rb->params().user_page, platform.aux_enabled()});
+        out.push_back({b.name, b.rb->params().user_page, platform.aux_enabled(),
+                       !b.rb->params().overwrite, !platform.aux_snapshot()});
     return out;
 }
 

@@ -32,6 +32,10 @@ struct VcdBuffer {
     std::string name;           // "cpu0": its signals are top.cpu0.data_head, ...
     models::Addr user_page = 0; // perf_event_mmap_page
     bool aux = false;           // it has an AUX area (aux_head, aux_tail)
+    // A fill level only where the tool releases space with its tail: not for an overwrite
+    // (--overwrite, write_backward) data buffer nor a snapshot (-S) AUX area, whose tail
+    // perf never stores.
+    bool data_fill = true, aux_fill = true;
 };
 
 class VcdWriter : public models::OpObserver, public models::ConsumerObserver {
@@ -54,9 +58,12 @@ public:
     // ETR `sink`'s registers at t (EtrSink's listener).
     void on_sink(unsigned sink, models::Picos t, uint64_t rwp, uint32_t sts);
 
-    // Writes what is queued, ends the dump at `end` (clipped to the window) and closes the
-    // file; false when any write failed. Closing again only repeats the verdict.
+    // Writes what is queued up to `end` (changes after it, of stores the run ended before
+    // they performed, are not part of it), ends the dump at `end` (clipped to the window) and
+    // closes the file; false when any write failed. Closing again only repeats the verdict.
     bool close(models::Picos end);
+    // A writer destroyed unclosed (the run threw) still writes what it had.
+    ~VcdWriter() override;
     bool ok() const { return !m_out.fail(); }
 
 private:

@@ -33,6 +33,7 @@
 #include "models/user/consumer_policy.h"
 #include "models/user/tool_observers.h"
 
+#include <algorithm>
 #include <systemc>
 #include <vector>
 
@@ -96,6 +97,10 @@ public:
 
     // Adds a listener; before the simulation starts.
     void add_observer(ConsumerObserver* observer) { m_observers.push_back(observer); }
+    void remove_observer(ConsumerObserver* observer) {
+        m_observers.erase(std::remove(m_observers.begin(), m_observers.end(), observer),
+                          m_observers.end());
+    }
 
     // The workload has exited (SIGCHLD): drain what is left and finish. Called once every
     // record writer is done, so no record is still being written.

@@ -216,6 +216,31 @@ TEST(Vcd, AnAuxLessonShowsTheEtrAndTheAuxWords) {
     std::filesystem::remove(vcd);
 }
 
+// Where perf never stores the tail (an overwrite data buffer, a snapshot AUX area), there is
+// no fill level to show: head minus a tail that never moves would grow without bound.
+TEST(Vcd, NoFillLevelWherePerfNeverReleasesSpace) {
+    const std::string ow = temp("overwrite.vcd"), snap = temp("snapshot.vcd");
+    run_ringsim("scenarios/overwrite.json", "--vcd " + ow);
+    run_ringsim("scenarios/snapshot.json", "--vcd " + snap);
+    const Dump o = parse_vcd(ow), s = parse_vcd(snap);
+    bool head = false, fill = false;
+    for (const auto& [name, id] : o.id_of) {
+        head |= name.find(".data_head") != std::string::npos;
+        fill |= name.find("_fill") != std::string::npos;
+    }
+    EXPECT_TRUE(head);
+    EXPECT_FALSE(fill);
+    bool aux_head = false, aux_fill = false;
+    for (const auto& [name, id] : s.id_of) {
+        aux_head |= name.find(".aux_head") != std::string::npos;
+        aux_fill |= name.find(".aux_fill") != std::string::npos;
+    }
+    EXPECT_TRUE(aux_head);
+    EXPECT_FALSE(aux_fill);
+    std::filesystem::remove(ow);
+    std::filesystem::remove(snap);
+}
+
 TEST(Vcd, RoundTripsThroughGtkwavesConverters) {
     if (!have("vcd2fst") || !have("fst2vcd")) GTEST_SKIP() << "no gtkwave on this machine";
     const std::string vcd = temp("rt.vcd"), fst = temp("rt.fst"), back = temp("rt-back.vcd");
