@@ -44,9 +44,10 @@ const std::vector<Lesson>& lessons() {
         std::vector<Lesson> out;
         for (const Entry& e : kTable) {
             const auto& files = teaching_scenarios();
-            const auto f = std::find_if(files.begin(), files.end(), [&e](const EmbeddedScenario& s) {
-                return e.name == std::string(s.name);
-            });
+            const auto f =
+                std::find_if(files.begin(), files.end(), [&e](const EmbeddedScenario& s) {
+                    return e.name == std::string(s.name);
+                });
             // A lesson without its file is a build error in all but name: fail loudly.
             if (f == files.end())
                 throw std::logic_error(std::string("lesson ") + e.name +

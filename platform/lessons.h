@@ -11,10 +11,10 @@
 namespace ringsim::platform {
 
 struct Lesson {
-    std::string name;                // scenarios/teaching/NAME.json
-    uint64_t seed = 1;               // the seed that shows it
-    std::vector<std::string> kinds;  // violation kinds it shows (data or AUX), sorted
-    std::string scenario;            // the file's text, as built in
+    std::string name;               // scenarios/teaching/NAME.json
+    uint64_t seed = 1;              // the seed that shows it
+    std::vector<std::string> kinds; // violation kinds it shows (data or AUX), sorted
+    std::string scenario;           // the file's text, as built in
 };
 
 // Every lesson, by name (the barrier matrix's stress test is not one: `matrix` runs it).

@@ -39,8 +39,7 @@ TEST(Lesson, EveryTeachingScenarioButTheMatrixIsOneAndBuiltInAsWritten) {
     std::set<std::string> built_in;
     for (const auto& s : teaching_scenarios()) {
         built_in.insert(s.name);
-        EXPECT_EQ(std::string(s.text),
-                  read(kSource + "/scenarios/teaching/" + s.name + ".json"))
+        EXPECT_EQ(std::string(s.text), read(kSource + "/scenarios/teaching/" + s.name + ".json"))
             << s.name << " is built in as an older text: rebuild";
     }
     EXPECT_EQ(built_in, files);
@@ -61,17 +60,17 @@ class EachLesson : public ::testing::TestWithParam<std::string> {};
 TEST_P(EachLesson, ShowsWhatItTeachesWithItsSeed) {
     const auto* lesson = find_lesson(GetParam());
     ASSERT_NE(lesson, nullptr);
-    const std::string out = ::testing::TempDir() + "/lesson-" + lesson->name + "-" +
-                            std::to_string(::getpid());
+    const std::string out =
+        ::testing::TempDir() + "/lesson-" + lesson->name + "-" + std::to_string(::getpid());
     const auto r = run_command_output(kBinary + " lesson " + lesson->name + " --out " + out);
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("Lesson " + lesson->name + ": scenarios/teaching/" + lesson->name +
                          ".json, seed " + std::to_string(lesson->seed)),
               std::string::npos);
     EXPECT_NE(r.out.find(", as it should"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("gtkwave " + lesson->name + ".vcd scenarios/teaching/" +
-                         lesson->name + ".gtkw"),
-              std::string::npos);
+    EXPECT_NE(
+        r.out.find("gtkwave " + lesson->name + ".vcd scenarios/teaching/" + lesson->name + ".gtkw"),
+        std::string::npos);
     // What it shows, kind by kind, from its own stats.json.
     std::ifstream in(out + "/stats.json");
     const nlohmann::json lesson_stats = nlohmann::json::parse(in);

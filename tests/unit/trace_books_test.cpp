@@ -51,9 +51,10 @@ struct Side {
     bool closing;
     Side(uint32_t period, bool closing_)
         : src("etm0", 0x10, rate, period),
-          books(src, [this](const char* kind, uint64_t, std::string ex) {
-              r.reports.push_back(std::string(kind) + ": " + ex);
-          }),
+          books(src,
+                [this](const char* kind, uint64_t, std::string ex) {
+                    r.reports.push_back(std::string(kind) + ": " + ex);
+                }),
           closing(closing_) {}
     void close_upto(uint64_t safe) {
         if (closing) books.close_upto(safe);
@@ -90,8 +91,8 @@ void random_run(std::mt19937_64& rng, uint32_t period, int steps) {
     uint64_t next_count = 0; // the next count whose packet may still be decoded
     uint64_t last_decoded = 0;
     bool decoded_any = false, resync = false, continue_decoding = false;
-    const GapCause causes[] = {GapCause::fifo_overflow, GapCause::sink_wrap,
-                               GapCause::aux_shortage, GapCause::sink_stopped};
+    const GapCause causes[] = {GapCause::fifo_overflow, GapCause::sink_wrap, GapCause::aux_shortage,
+                               GapCause::sink_stopped};
     for (int step = 0; step < steps; ++step) {
         // A session of 0 to 40 counts, after an untraced window or none.
         t += Picos(rng() % 3) * 8000 * (rng() % 10);
