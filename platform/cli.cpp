@@ -185,23 +185,15 @@ std::string prepare_output_dir(const std::string& out) {
     return "";
 }
 
-// --timeline-window, checked before the run; empty optional (after saying why) when bad.
-std::optional<TimelineWindow> timeline_window(const Args& a) {
-    if (a.timeline_window.empty()) return TimelineWindow{};
-    std::string error = "needs --timeline FILE";
-    if (!a.timeline.empty())
-        if (auto w = parse_timeline_window(a.timeline_window, error)) return w;
-    std::cerr << "ringsim run: --timeline-window: " << error << "\n";
-    return std::nullopt;
-}
-
-// --vcd-window, likewise.
-std::optional<TimelineWindow> vcd_window(const Args& a) {
-    if (a.vcd_window.empty()) return TimelineWindow{};
-    std::string error = "needs --vcd FILE";
-    if (!a.vcd.empty())
-        if (auto w = parse_timeline_window(a.vcd_window, error)) return w;
-    std::cerr << "ringsim run: --vcd-window: " << error << "\n";
+// --timeline-window or --vcd-window (`flag`, with `text`), for the file of `file_flag`,
+// checked before the run; empty optional (after saying why) when bad.
+std::optional<TimelineWindow> window_of(const std::string& flag, const std::string& text,
+                                        const std::string& file_flag, const std::string& file) {
+    if (text.empty()) return TimelineWindow{};
+    std::string error = "needs --" + file_flag + " FILE";
+    if (!file.empty())
+        if (auto w = parse_timeline_window(text, error)) return w;
+    std::cerr << "ringsim run: --" << flag << ": " << error << "\n";
     return std::nullopt;
 }
 
@@ -249,9 +241,9 @@ private:
 };
 
 int cmd_run(const Args& a) {
-    const auto window = timeline_window(a);
+    const auto window = window_of("timeline-window", a.timeline_window, "timeline", a.timeline);
     if (!window) return kExitBadInput;
-    const auto wave_window = vcd_window(a);
+    const auto wave_window = window_of("vcd-window", a.vcd_window, "vcd", a.vcd);
     if (!wave_window) return kExitBadInput;
     const auto series_every = series_interval(a);
     if (!series_every) return kExitBadInput;
