@@ -70,14 +70,17 @@ const std::vector<Command>& commands() {
          "acquire, D release; removed: none) on each memory model, N runs (seeds 1..N) each, and\n"
          "prints which violations each combination showed.\n"},
         {"litmus",
-         {"litmus FILE|DIR... [--runs N] [--trace K]"},
+         {"litmus FILE|DIR... [--runs N] [--trace K]", "litmus FILE|DIR... --emit herd DIR"},
          "run litmus tests on sc, tso and arm; check Allowed / Forbidden",
          "Runs litmus tests (docs/litmus.md) under the sc, tso and arm models. A Forbidden\n"
          "outcome must never be seen; an Allowed one must be seen within the runs the file\n"
          "states. A DIR means every *.litmus file in it.\n"
          "  --runs N   runs per test and model (default and minimum: the file's `runs`)\n"
          "  --trace K  also print run K (1-based, as in \"first in run K\") of every test and\n"
-         "             model: each operation's issue and perform time, the final state\n"},
+         "             model: each operation's issue and perform time, the final state\n"
+         "  --emit herd DIR  run nothing: write each test as herd7 tests, DIR/AArch64/NAME.litmus\n"
+         "             and DIR/X86/NAME.litmus, with the instructions Linux compiles each\n"
+         "             statement to (docs/litmus.md)\n"},
         {"sweep",
          {"sweep SPEC --out DIR [--jobs J] [--shard I/N] [--set PATH=VALUE]...\n"
           "[--timeout SECONDS] [--retry-failed] [--force]",

@@ -1,12 +1,14 @@
 // `ringsim litmus FILE|DIR... [--runs N]`: runs litmus tests on the ordering engine and prints,
 // per test, per exists clause and per model, the expected verdict, how often the outcome was
 // seen and PASS/FAIL. Exit codes: 0 every check passed, 1 some failed, 2 bad input or flag.
+#include "platform/litmus/herd_emit.h"
 #include "platform/litmus/litmus.h"
 
 #include "platform/commands.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <set>
@@ -19,7 +21,8 @@ namespace {
 struct LitmusArgs {
     std::vector<std::string> paths;
     uint64_t runs = 0;
-    uint64_t trace = 0; // 1-based run to print, 0: none
+    uint64_t trace = 0;   // 1-based run to print, 0: none
+    std::string emit_dir; // --emit herd DIR: write herd7 tests there instead of running
     bool help = false;
 };
 
@@ -61,6 +64,13 @@ bool parse_args(const std::vector<std::string>& args, LitmusArgs& a) {
                           << " needs a positive number, got '" << v << "'\n";
                 return false;
             }
+        } else if (s == "--emit") {
+            if (i + 2 >= args.size() || args[i + 1] != "herd") {
+                bad_usage("litmus", "--emit takes `herd DIR`");
+                return false;
+            }
+            a.emit_dir = args[i + 2];
+            i += 2;
         } else if (s.rfind("-", 0) == 0) {
             bad_usage("litmus", "unknown flag '" + s + "'");
             return false;
@@ -160,6 +170,38 @@ void print_trace(const litmus::Test& t, uint64_t run_number) {
     }
 }
 
+// --emit herd DIR: DIR/AArch64/NAME.litmus and DIR/X86/NAME.litmus for every test (and
+// exists clause); a test the translation cannot express is named, with why, and the exit
+// status is then 1.
+int emit_herd(const std::vector<litmus::Test>& tests, const std::string& dir) {
+    namespace fs = std::filesystem;
+    size_t written = 0, unexpressed = 0;
+    for (const litmus::Test& t : tests) {
+        std::string why;
+        const auto herd = litmus::to_herd(t, why);
+        if (!why.empty()) {
+            std::cerr << "ringsim litmus: --emit herd: cannot express " << why << "\n";
+            ++unexpressed;
+            continue;
+        }
+        for (const litmus::HerdTest& h : herd) {
+            const fs::path file = fs::path(dir) / h.arch / (h.name + ".litmus");
+            std::error_code ec;
+            fs::create_directories(file.parent_path(), ec);
+            std::ofstream out(file);
+            out << h.text;
+            if (!out.flush()) {
+                std::cerr << "ringsim litmus: cannot write " << file.string() << "\n";
+                return kExitBadInput;
+            }
+            ++written;
+        }
+    }
+    std::cout << "ringsim litmus: wrote " << written << " herd7 tests (AArch64 and X86) in " << dir
+              << "\n";
+    return unexpressed ? kExitCheckFailed : kExitOk;
+}
+
 int litmus_main_unguarded(const std::vector<std::string>& args) {
     LitmusArgs a;
     if (!parse_args(args, a)) return kExitBadInput;
@@ -182,6 +224,7 @@ int litmus_main_unguarded(const std::vector<std::string>& args) {
         bad = bad || !r.test;
     }
     if (bad) return kExitBadInput;
+    if (!a.emit_dir.empty()) return emit_herd(tests, a.emit_dir);
 
     size_t width = 4;
     for (const auto& t : tests)
