@@ -39,7 +39,7 @@ Column aarch64_thread(const Thread& th, const Test& t) {
     const std::string end = "LEND" + std::to_string(th.id);
     bool branched = false;
     unsigned label = 0;
-    // A fake dependency on `deps`: R22 = rd ^ rd for the first, ORed with the others' (all
+    // A fake dependency on `deps`: register 22 = rd ^ rd for the first, ORed with the others' (all
     // zero), in X registers for an address and W registers for a value.
     auto zero_of = [&c](const std::vector<unsigned>& deps, bool address) {
         const char r = address ? 'X' : 'W';
@@ -227,8 +227,7 @@ std::vector<HerdTest> to_herd(const Test& t, std::string& error) {
     }
     std::vector<std::string> values;
     for (size_t i = 0; i < t.locations.size(); ++i)
-        values.push_back(t.locations[i] + "=" +
-                         std::to_string(i < t.init.size() ? t.init[i] : 0));
+        values.push_back(t.locations[i] + "=" + std::to_string(i < t.init.size() ? t.init[i] : 0));
     arm_init += joined(values) + "\n";
     const std::string x86_init = joined(values);
     const std::string source = std::filesystem::path(t.file).filename().string();
@@ -240,12 +239,12 @@ std::vector<HerdTest> to_herd(const Test& t, std::string& error) {
             return it == c.expect.end() ? std::string("?") : std::string(verdict_name(it->second));
         };
         out.push_back({"AArch64", name,
-                       "AArch64 " + name + "\n\"ringsim " + source + ": arm=" +
-                           expected(MemoryModel::arm) + "\"\n{\n" + arm_init + "}\n" +
+                       "AArch64 " + name + "\n\"ringsim " + source +
+                           ": arm=" + expected(MemoryModel::arm) + "\"\n{\n" + arm_init + "}\n" +
                            program(arm) + condition(c, t, true)});
         out.push_back({"X86", name,
-                       "X86 " + name + "\n\"ringsim " + source + ": tso=" +
-                           expected(MemoryModel::tso) + "\"\n{ " + x86_init + " }\n" +
+                       "X86 " + name + "\n\"ringsim " + source +
+                           ": tso=" + expected(MemoryModel::tso) + "\"\n{ " + x86_init + " }\n" +
                            program(x86) + condition(c, t, false)});
     }
     return out;
