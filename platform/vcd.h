@@ -80,10 +80,9 @@ private:
         uint64_t value = 0;
         bool operator>(const Change& o) const { return at != o.at ? at > o.at : order > o.order; }
     };
-    // A buffer's words: where they are, their vars, and their values as written.
+    // A buffer's words: their vars (their values are the vars' own).
     struct Words {
         unsigned head = 0, tail = 0, fill = 0;
-        uint64_t head_value = 0, tail_value = 0;
     };
 
     unsigned add_var(const std::string& scope, const std::string& name, Kind kind);

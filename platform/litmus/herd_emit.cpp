@@ -34,7 +34,7 @@ std::string fence_aarch64(models::Fence f) {
     return "";
 }
 
-Column aarch64_thread(const Thread& th, const Test& t) {
+Column aarch64_thread(const Thread& th) {
     Column c;
     const std::string end = "LEND" + std::to_string(th.id);
     bool branched = false;
@@ -76,8 +76,8 @@ Column aarch64_thread(const Thread& th, const Test& t) {
                 // A constant; with `data`/`addr` registers, computed from them (herd's fake
                 // data dependency: the value, not the address, for a store: both order it
                 // after the loads the same way, ARMv8's dependency-ordered-before).
-                c.push_back("MOV W20,#" + std::to_string(op.value.value));
-                if (op.value.is_reg) c.push_back("MOV W20," + w(op.value.reg));
+                c.push_back("MOV W20," + (op.value.is_reg ? w(op.value.reg)
+                                                          : "#" + std::to_string(op.value.value)));
                 if (!op.deps.empty()) {
                     zero_of(op.deps, false);
                     c.push_back("ADD W20,W20,W22");
@@ -106,7 +106,6 @@ Column aarch64_thread(const Thread& th, const Test& t) {
         }
     }
     if (branched) c.push_back(end + ":");
-    (void)t;
     return c;
 }
 
@@ -147,7 +146,7 @@ std::string program(const std::vector<Column>& cols) {
     std::vector<size_t> width(cols.size(), 0);
     size_t rows = 0;
     for (size_t i = 0; i < cols.size(); ++i) {
-        width[i] = std::max<size_t>(2 + std::to_string(i).size(), 0);
+        width[i] = 1 + std::to_string(i).size(); // "P" and the number
         for (const std::string& s : cols[i])
             width[i] = std::max(width[i], s.size());
         rows = std::max(rows, cols[i].size());
@@ -207,7 +206,7 @@ std::vector<HerdTest> to_herd(const Test& t, std::string& error) {
         }
     std::vector<Column> arm, x86;
     for (const Thread& th : t.threads) {
-        arm.push_back(aarch64_thread(th, t));
+        arm.push_back(aarch64_thread(th));
         x86.push_back(x86_thread(th, t));
     }
     // The init sections: each thread's address registers, then the locations' values.
