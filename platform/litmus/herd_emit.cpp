@@ -192,6 +192,14 @@ std::vector<HerdTest> to_herd(const Test& t, std::string& error) {
     }
     for (const Thread& th : t.threads)
         for (const Op& op : th.ops) {
+            // Only a kernel C test (which herd7 runs as it is, with the LKMM) has these.
+            if (op.indirect || (op.type == OpType::branch && op.skip != kRestOfThread)) {
+                error = t.name + ": " +
+                        (op.indirect ? "an access through a pointer register"
+                                     : "a branch over part of the thread") +
+                        " (a kernel C test: herd7 runs it as it is)";
+                return {};
+            }
             std::vector<unsigned> regs = op.deps;
             if (op.type == OpType::load || op.type == OpType::branch || op.type == OpType::ctrl)
                 regs.push_back(op.reg);

@@ -14,6 +14,7 @@
 #include <iomanip>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace ringsim::platform::litmus {
 
@@ -619,7 +620,8 @@ private:
     std::optional<Picos> next_time(const AgentRun& a) const;
     void step(AgentRun& a);
     void issue(AgentRun& a, const Op& op);
-    uint64_t value_of(AgentRun& a, unsigned reg); // reads the load if it is still pending
+    uint64_t value_of(AgentRun& a, unsigned reg);    // reads the load if it is still pending
+    unsigned location_of(AgentRun& a, const Op& op); // the location op accesses
     void read(LoadSlot& s);
     Outcome final_state();
     models::Addr addr(unsigned loc) const { return m_base + loc * kLocSpacing; }
@@ -682,6 +684,17 @@ void Execution::read(LoadSlot& s) {
     s.value = v;
 }
 
+unsigned Execution::location_of(AgentRun& a, const Op& op) {
+    if (!op.indirect) return op.loc;
+    // The pointer was read when the address dependency was resolved (issue() reads deps first).
+    const uint64_t p = value_of(a, op.addr_reg);
+    for (unsigned i = 0; i < m_test.locations.size(); ++i)
+        if (pointer_to(i) == p) return i;
+    throw std::runtime_error("thread " + std::to_string(a.thread->id) + " line " +
+                             std::to_string(op.line) + ": r" + std::to_string(op.addr_reg) +
+                             " holds " + std::to_string(p) + ", which points to no location");
+}
+
 uint64_t Execution::value_of(AgentRun& a, unsigned reg) {
     const auto it = a.reg.find(reg);
     if (it == a.reg.end()) return 0; // never loaded on this path: registers start at 0
@@ -698,15 +711,16 @@ void Execution::issue(AgentRun& a, const Op& op) {
     }
     switch (op.type) {
     case OpType::load: {
+        const models::Addr at = addr(location_of(a, op));
         a.reg[op.reg] = a.loads.size();
-        a.loads.push_back(LoadSlot{
-            m_engine.load(a.agent, m_now, addr(op.loc), 8, op.acquire, models::Barrier::none)});
+        a.loads.push_back(
+            LoadSlot{m_engine.load(a.agent, m_now, at, 8, op.acquire, models::Barrier::none)});
         break;
     }
     case OpType::store: {
         const uint64_t v = op.value.is_reg ? value_of(a, op.value.reg) : op.value.value;
-        m_engine.store(a.agent, m_now, addr(op.loc), reinterpret_cast<const uint8_t*>(&v), 8,
-                       op.release, models::Barrier::none);
+        m_engine.store(a.agent, m_now, addr(location_of(a, op)),
+                       reinterpret_cast<const uint8_t*>(&v), 8, op.release, models::Barrier::none);
         break;
     }
     case OpType::fence:
@@ -722,7 +736,12 @@ void Execution::issue(AgentRun& a, const Op& op) {
         // whether they run at all needs the value, as in the kernel producer's room check.
         if (a.reg.count(op.reg)) m_engine.ctrl_dep(a.agent, a.loads[a.reg[op.reg]].ticket);
         const bool equal = value_of(a, op.reg) == op.cond_value;
-        if (equal != op.cond_equal) a.stopped = true;
+        if (equal == op.cond_equal) break;
+        if (op.skip == kRestOfThread)
+            a.stopped = true;
+        else
+            a.pc += op.skip; // step() moves past the branch itself
+        break;
         break;
     }
     }

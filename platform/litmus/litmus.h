@@ -37,6 +37,9 @@ struct Operand {
     uint64_t value = 0;
 };
 
+// A branch's `skip` in ringsim's own format: not taken, it ends the thread.
+constexpr size_t kRestOfThread = SIZE_MAX;
+
 // One statement of a thread, in program order.
 struct Op {
     OpType type = OpType::load;
@@ -50,7 +53,19 @@ struct Op {
     models::Fence fence = models::Fence::mb;
     bool cond_equal = false; // branch: taken when (reg == cond_value) == cond_equal
     uint64_t cond_value = 0;
+    size_t skip = kRestOfThread; // branch: the statements it jumps over when not taken
+    // load, store: the location is the one register `addr_reg` points to (a kernel C test's
+    // `READ_ONCE(*r0)`); addr_reg is also in `deps`, the address dependency.
+    bool indirect = false;
+    unsigned addr_reg = 0;
 };
+
+// The value of a pointer to location `loc` (a kernel C test's `p=y`, `rcu_assign_pointer(*p,
+// x)`): kPointerBase plus 64 per location, far above the small integers tests store.
+constexpr uint64_t kPointerBase = 0x10000;
+constexpr uint64_t pointer_to(unsigned loc) {
+    return kPointerBase + 64 * uint64_t(loc);
+}
 
 struct Thread {
     unsigned id = 0;
@@ -72,6 +87,9 @@ struct Condition {
     int line = 0;
     std::vector<Term> terms;
     std::map<MemoryModel, Verdict> expect;
+    // A kernel C test: the models whose verdict differs from its LKMM `Result:` line, each
+    // with the architecture's reason (platform/litmus/lkmm-exceptions.txt).
+    std::map<MemoryModel, std::string> exception;
 };
 
 // How far the run's timing spreads operations (MEMORY-MODEL.md bounds), in picoseconds.
