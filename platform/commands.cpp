@@ -70,12 +70,19 @@ const std::vector<Command>& commands() {
          "acquire, D release; removed: none) on each memory model, N runs (seeds 1..N) each, and\n"
          "prints which violations each combination showed.\n"},
         {"litmus",
-         {"litmus FILE|DIR... [--runs N] [--trace K]", "litmus FILE|DIR... --emit herd DIR"},
+         {"litmus FILE|DIR... [--runs N] [--trace K] [--exceptions FILE]",
+          "litmus FILE|DIR... --emit herd DIR"},
          "run litmus tests on sc, tso and arm; check Allowed / Forbidden",
          "Runs litmus tests (docs/litmus.md) under the sc, tso and arm models. A Forbidden\n"
          "outcome must never be seen; an Allowed one must be seen within the runs the file\n"
-         "states. A DIR means every *.litmus file in it.\n"
-         "  --runs N   runs per test and model (default and minimum: the file's `runs`)\n"
+         "states. A DIR means every *.litmus file in it. A file may also be one of the\n"
+         "kernel's C litmus tests (tools/memory-model/litmus-tests/): its Result line is the\n"
+         "verdict, except where an architecture differs (the exceptions file); one that uses a\n"
+         "primitive ringsim lacks is listed with it, and the count expressed is printed.\n"
+         "  --runs N   runs per test and model (default and minimum: the file's `runs`; 2000\n"
+         "             for a kernel test)\n"
+         "  --exceptions FILE  the kernel tests' exceptions to LKMM's verdicts (default: the\n"
+         "             built-in platform/litmus/lkmm-exceptions.txt)\n"
          "  --trace K  also print run K (1-based, as in \"first in run K\") of every test and\n"
          "             model: each operation's issue and perform time, the final state\n"
          "  --emit herd DIR  run nothing: write each test as herd7 tests, DIR/AArch64/NAME.litmus\n"

@@ -22,6 +22,7 @@ packages=(
   libclang-rt-14-dev      # tools/fuzz.sh: libFuzzer and the sanitizer runtimes (-fsanitize=fuzzer)
   gtkwave                 # --vcd: vcd2fst/fst2vcd and GTKWave itself check the dumps and views (tests/unit/vcd_test.cpp)
   xvfb xauth              # xvfb-run: GTKWave without a display, in those tests
+  linux-source-6.1        # the kernel's own litmus tests (tools/lkmm-tests.sh, tests/unit/lkmm_suite_test.cpp)
 )
 
 missing=()
