@@ -4,6 +4,7 @@
 #include "models/kernel/etr_alloc.h"
 #include "models/kernel/perf_abi.h"
 #include "models/kernel/perf_mmap.h"
+#include "models/user/readers.h"
 
 namespace ringsim::platform {
 
@@ -153,6 +154,9 @@ void Platform::build_buffers() {
         cb.d = m_sc.data_barriers.d;
         // Overwrite maps are read with perf_mmap__push whatever the reader (C4, C5).
         cb.push_reader = m_sc.reader == config::Reader::push || p.overwrite;
+        const models::ReaderTraits& reader = models::reader_traits(m_sc.reader);
+        if (reader.c_fix && !p.overwrite) cb.c_fix = reader.c_fix;
+        if (reader.d_fix && !p.overwrite) cb.d_fix = reader.d_fix;
         cb.data = p.data;
         checked.push_back(cb);
     }

@@ -259,8 +259,15 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
         out << "perf: [ perf record: Woken up " << p.consumer().polls()
             << " times to write data ]\n";
     print_perf_report_lines(out, perf_report_lines(p.perf_data()));
-    if (p.consumer().keep_up_warnings())
-        out << "perf: failed to keep up with mmap data. (warn only once)\n";
+    if (p.consumer().keep_up_warnings()) {
+        const models::ReaderKind r = p.consumer().reader();
+        if (r == models::ReaderKind::push || r == models::ReaderKind::libperf)
+            out << "perf: failed to keep up with mmap data. (warn only once)\n";
+        else // the other projects' readers have no such check (perf_consumer.cpp)
+            out << "ringsim: data_head was more than a buffer ahead of the reader "
+                << p.consumer().keep_up_warnings()
+                << " times; the unread data was skipped (consumer.keep_up_failures)\n";
+    }
 
     out << "ringsim: produced " << n("records.produced") << " = delivered "
         << n("records.delivered") << " + lost " << n("records.lost") << " + unread "

@@ -308,6 +308,11 @@ void Checker::verify(Stream& s, uint64_t pos, const uint8_t* data, uint64_t n,
         st.lost_unreported += entry.lost;
     else
         ++st.records_corrupted;
+    // Its bytes are in perf.data all the same, and perf report counts a sample by its
+    // header, whatever its body: a stale body under a header already written is one.
+    if (const auto h = perf::parse_header(data, n);
+        h && h->type == PERF_RECORD_SAMPLE && h->size == n)
+        ++st.samples_in_perf_data;
     mismatch(s, entry, data, src, src_base);
 }
 
@@ -428,8 +433,9 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
             why.push_back("C");
             o << "(C) is off: the consumer's record loads may perform before its data_head "
                  "load.\n";
-            fix.push_back("(C) smp_load_acquire(&data_head) in ring_buffer_read_head, paired "
-                          "with (B)");
+            fix.push_back(b.c_fix.empty() ? "(C) smp_load_acquire(&data_head) in "
+                                            "ring_buffer_read_head, paired with (B)"
+                                          : b.c_fix);
         }
     }
     if (newer) {
@@ -468,8 +474,9 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
             why.push_back("D");
             o << "(D) is " << barrier_kind_name(b.d) << ": the consumer's data_tail store may "
               << "perform before its record loads, releasing space it is still reading.\n";
-            fix.push_back("(D) smp_store_release(&data_tail) (or smp_mb() before it) in "
-                          "ring_buffer_write_tail, paired with (A)");
+            fix.push_back(b.d_fix.empty() ? "(D) smp_store_release(&data_tail) (or smp_mb() "
+                                            "before it) in ring_buffer_write_tail, paired with (A)"
+                                          : b.d_fix);
         }
     }
     if (why.empty())

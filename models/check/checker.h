@@ -44,7 +44,10 @@ struct CheckedBuffer {
     BarrierKind a = kLinuxDataBarriers.a, b = kLinuxDataBarriers.b;
     BarrierKind c = kLinuxDataBarriers.c, d = kLinuxDataBarriers.d;
     bool push_reader = true; // perf_mmap__push may legitimately copy a record twice (C4)
-    Addr data = 0;           // address of data page 0, to name addresses in explanations
+    // The consumer's fixes for (C) and (D) as its reader's code would put them
+    // (models/user/readers.h); empty: perf's.
+    std::string c_fix, d_fix;
+    Addr data = 0; // address of data page 0, to name addresses in explanations
 };
 
 class Checker : public ConsumerObserver {

@@ -4,7 +4,8 @@
 
 namespace ringsim::models {
 
-enum class ReaderKind { push, libperf };
+// perf's two readers, then those of other projects (readers.h).
+enum class ReaderKind { push, libperf, libbpf, cilium_ebpf, aya, aya_0_13 };
 enum class TailUpdate { batch, per_record };
 enum class CostDistribution { fixed, exponential };
 

@@ -5,6 +5,7 @@
 #include "models/common/stat_registry.h"
 #include "models/kernel/perf_abi.h"
 #include "models/user/mmap_access.h"
+#include "models/user/readers.h"
 #include "models/user/record_parser.h"
 
 #include <algorithm>
@@ -283,23 +284,37 @@ void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
 }
 
 bool PerfConsumer::read_events(unsigned idx) {
+    // libperf, and the readers of other projects (readers.h), which differ from it in their
+    // barriers (C, D: the scenario's, which default to the reader's own), in reading
+    // data_head once per pass, in having no read_done, and in the cost of a record.
+    const ReaderTraits& reader = reader_traits(m_p.reader);
     const ConsumerMmap& m = m_mmaps[idx];
     MmapState& s = m_state[idx];
     const uint64_t mask = m.data_size - 1;
-    // perf_mmap__read_init.
+    // perf_mmap__read_init; the one data_head load of the others' pass.
     uint64_t start = s.prev;
     uint64_t end = read_head(idx);
     if (end - start < m_flush) return false;
     ++m.stats->consumer_passes;
     if (end - start > m.data_size) {
+        // perf's check (C3). The other projects have none: data_head more than a buffer
+        // ahead arises only with (A) off, and ringsim skips the unread data for them too,
+        // counted, rather than walk records the producer overwrote.
         keep_up_failure(idx, end);
         return false;
     }
     bool any = false;
     const bool per_record = m_p.tail_update == TailUpdate::per_record;
+    // The other projects' batch readers hand each record to a callback that reads it in
+    // place or copies it on (a memcpy whose loads feed stores, not a branch): nothing waits
+    // for those loads before the one data_tail store, so with (D) off it may overtake them.
+    // Their records are delivered after that store; libperf's, as its tools parse each
+    // event at once, before it.
+    const bool defer = !per_record && m_p.reader != ReaderKind::libperf;
+    std::vector<Copy> deferred;
     for (;;) {
         // perf_mmap__read_event refreshes end from data_head for forward maps.
-        end = read_head(idx);
+        if (reader.refresh_head) end = read_head(idx);
         if (end - start < perf::kHeaderSize) break;
         uint8_t hdr[perf::kHeaderSize];
         m_mem.load_bytes(m.data + (start & mask), hdr, sizeof hdr);
@@ -308,14 +323,25 @@ bool PerfConsumer::read_events(unsigned idx) {
         const Copy copy = issue_copy(idx, start, h->size);
         start += h->size;
         s.prev = start;
-        sc_core::wait(ps(record_cost(h->type) + cost(h->size)));
-        // perf_mmap__consume after each event.
+        // libperf as perf's tools use it: the copy and a write, as push; the others pay the
+        // copy when they copy (cilium-ebpf, aya-0.13), nothing more in place (libbpf, aya).
+        const Picos handling = m_p.reader == ReaderKind::libperf ? cost(h->size)
+                               : reader.copies ? transfer_time(h->size, m_p.copy_bandwidth)
+                                               : 0;
+        sc_core::wait(ps(record_cost(h->type) + handling));
+        // perf_mmap__consume after each event (cilium-ebpf: its deferred writeTail).
         if (per_record && !m.overwrite) write_tail(idx, s.prev);
-        deliver(copy);
+        if (defer)
+            deferred.push_back(copy);
+        else
+            deliver(copy);
         any = true;
     }
     // batch: one perf_mmap__consume after the loop, before read_done.
     if (!per_record && any && !m.overwrite) write_tail(idx, s.prev);
+    for (const Copy& copy : deferred)
+        deliver(copy);
+    if (!reader.read_done) return any;
     // perf_mmap__read_done: prev = data_head, read again after the last event. Records
     // published in between are stepped over (their space is released at the next consume).
     const uint64_t head = read_head(idx);

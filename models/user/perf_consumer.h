@@ -1,6 +1,8 @@
 // The perf tool's reading side on its own CPU: poll the buffers' fds, and for each mapped
 // buffer read data_head (C), copy the new records out, write data_tail (D).
-// Two readers, as the perf tool has them:
+// perf's two readers, and those of other projects (readers.h: libbpf, cilium-ebpf, aya,
+// aya-0.13), which read_events runs with their own barriers, tail policy and costs.
+// perf's two, as the perf tool has them:
 //  - push: perf record's bulk path (tools/perf/util/mmap.c : perf_mmap__push), which reads
 //    data_head twice (C4) and copies [prev, head) to perf.data in at most two chunks;
 //  - libperf: perf_mmap__read_init / perf_mmap__read_event / perf_mmap__consume

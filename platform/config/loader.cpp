@@ -5,6 +5,7 @@
 
 #include "models/kernel/perf_abi.h"
 #include "models/kernel/perf_mmap.h"
+#include "models/user/readers.h"
 #include "platform/config/params.h"
 #include "platform/config/units.h"
 
@@ -906,12 +907,22 @@ void fill_derived(json& eff, const Errors& errors) {
     if (consumer != nullptr && !consumer->contains("lost_record_cost") &&
         r.time("/consumer/per_record_cost"))
         (*consumer)["lost_record_cost"] = (*consumer)["per_record_cost"];
-    // libperf's users call perf_mmap__consume after every event; perf record's push stores
-    // data_tail once per pass; a read-only (overwrite) mapping stores none (R11).
+    // Each reader stores data_tail when its code does (models/user/readers.h): libperf's
+    // users call perf_mmap__consume after every event, perf record's push once per pass; a
+    // read-only (overwrite) mapping is read with push, which stores none (R11).
     const auto reader = r.text("/consumer/reader");
     const auto overwrite = r.boolean("/session/overwrite");
-    if (consumer != nullptr && !consumer->contains("tail_update") && reader && overwrite)
-        (*consumer)["tail_update"] = *reader == "libperf" && !*overwrite ? "per_record" : "batch";
+    const models::ReaderTraits* traits = reader ? models::reader_named(reader->c_str()) : nullptr;
+    if (consumer != nullptr && !consumer->contains("tail_update") && traits && overwrite)
+        (*consumer)["tail_update"] =
+            traits->tail == models::TailUpdate::per_record && !*overwrite ? "per_record" : "batch";
+    // The consumer's barriers (C) and (D) are the reader's own unless switched.
+    json* barriers = member_object(eff, "barriers");
+    json* data = barriers ? member_object(*barriers, "data") : nullptr;
+    if (data != nullptr && traits) {
+        if (!data->contains("C")) (*data)["C"] = models::barrier_kind_name(traits->c);
+        if (!data->contains("D")) (*data)["D"] = models::barrier_kind_name(traits->d);
+    }
     json* session = member_object(eff, "session");
     if (session == nullptr) return;
     // perf maps the AUX area right after the data mapping.
@@ -1317,10 +1328,8 @@ void to_trace_and_etr(const Values& r, Scenario& s) {
 }
 
 void to_consumer(const Values& r, Scenario& s) {
-    static const std::pair<const char*, Reader> readers[] = {{"push", Reader::push},
-                                                             {"libperf", Reader::libperf}};
     s.consumer_cpu = static_cast<unsigned>(*r.integer("/consumer/cpu"));
-    s.reader = enum_of(*r.text("/consumer/reader"), readers);
+    s.reader = models::reader_named(r.text("/consumer/reader")->c_str())->kind;
     s.wakeup_latency_ps = *r.time("/consumer/wakeup_latency");
     s.per_record_cost_ps = *r.time("/consumer/per_record_cost");
     s.lost_record_cost_ps = *r.time("/consumer/lost_record_cost");

@@ -267,12 +267,14 @@ std::vector<Param> make_table() {
             .desc("(B) producer: between the record stores and the data_head store (the "
                   "kernel's smp_wmb); pairs with (C)."),
         key("/barriers/data/C", K::enumeration)
-            .def(models::barrier_kind_name(models::kLinuxDataBarriers.c))
+            .derive("the reader's own: acquire for push, libperf, cilium-ebpf; mb for libbpf; "
+                    "rmb for aya; none for aya-0.13")
             .one_of({"rmb", "acquire", "mb", "none"})
             .desc("(C) consumer: after the data_head load (perf's smp_load_acquire); pairs "
                   "with (B)."),
         key("/barriers/data/D", K::enumeration)
-            .def(models::barrier_kind_name(models::kLinuxDataBarriers.d))
+            .derive("the reader's own: release for push, libperf, cilium-ebpf; mb for libbpf, "
+                    "aya, aya-0.13")
             .one_of({"mb", "release", "rmb", "wmb", "none"})
             .desc("(D) consumer: before the data_tail store (perf's smp_store_release); pairs "
                   "with (A)."),
@@ -326,9 +328,15 @@ std::vector<Param> make_table() {
             .desc("CPU the consumer runs on, below platform.cpus; by default platform.cpus - 1."),
         key("/consumer/reader", K::enumeration)
             .def("push")
-            .one_of({"push", "libperf"})
+            .one_of({"push", "libperf", "libbpf", "cilium-ebpf", "aya", "aya-0.13"})
             .desc("push: perf record's bulk copy (perf_mmap__push); libperf: record by record "
-                  "(perf_mmap__read_event)."),
+                  "(perf_mmap__read_event); libbpf: perf_buffer (perf_event_read_simple: "
+                  "data_head once with READ_ONCE+smp_mb, records in place, one tail store "
+                  "after smp_mb); cilium-ebpf: Go's perf.Reader (atomic data_head once per "
+                  "wake-up, each record copied, atomic tail store after each); aya: Rust's "
+                  "PerfBuffer 0.14 (fence(Acquire) after data_head, in place, fence(SeqCst) "
+                  "before one tail store); aya-0.13: the same before 0.14, no fence after "
+                  "data_head. docs/readers.md."),
         key("/consumer/wakeup_latency", K::time)
             .at_most(kMaxLatency)
             .def("10us")
@@ -352,7 +360,7 @@ std::vector<Param> make_table() {
                   "drawn from an exponential distribution with that mean (seeded stream "
                   "\"consumer.per_record_cost\"). Exponential needs a reader that charges it."),
         key("/consumer/tail_update", K::enumeration)
-            .derive("batch for push, per_record for libperf")
+            .derive("the reader's own: per_record for libperf and cilium-ebpf, else batch")
             .one_of({"batch", "per_record"})
             .desc("When data_tail is stored. batch: once per pass (push: perf_mmap__push's "
                   "consume; libperf: one perf_mmap__consume after the read_event loop). "

@@ -264,6 +264,34 @@ TEST(Loader, TailUpdateIsDerivedFromTheReader) {
     EXPECT_EQ(r.effective["consumer"]["lost_record_cost"], "2us");
 }
 
+// The other projects' readers (models/user/readers.h) bring their own tail policy and their
+// own (C) and (D), which a scenario may still switch.
+TEST(Loader, ReadersBringTheirOwnTailAndBarriers) {
+    using models::BarrierKind;
+    struct Want {
+        const char* reader;
+        TailUpdate tail;
+        BarrierKind c, d;
+    };
+    for (const Want& w :
+         {Want{"push", TailUpdate::batch, BarrierKind::acquire, BarrierKind::release},
+          Want{"libbpf", TailUpdate::batch, BarrierKind::mb, BarrierKind::mb},
+          Want{"cilium-ebpf", TailUpdate::per_record, BarrierKind::acquire, BarrierKind::release},
+          Want{"aya", TailUpdate::batch, BarrierKind::rmb, BarrierKind::mb},
+          Want{"aya-0.13", TailUpdate::batch, BarrierKind::none, BarrierKind::mb}}) {
+        const LoadResult r = load(kMinimal, {std::string("consumer.reader=") + w.reader});
+        ASSERT_TRUE(r.scenario) << joined(r);
+        EXPECT_EQ(r.scenario->tail_update, w.tail) << w.reader;
+        EXPECT_EQ(r.scenario->data_barriers.c, w.c) << w.reader;
+        EXPECT_EQ(r.scenario->data_barriers.d, w.d) << w.reader;
+    }
+    const LoadResult r = load(kMinimal, {"consumer.reader=aya-0.13", "barriers.data.C=acquire"});
+    ASSERT_TRUE(r.scenario) << joined(r);
+    EXPECT_EQ(r.scenario->data_barriers.c, BarrierKind::acquire);
+    EXPECT_EQ(r.effective["barriers"]["data"]["C"], "acquire");
+    EXPECT_EQ(r.effective["barriers"]["data"]["D"], "mb");
+}
+
 TEST(Loader, EffectiveConfigHasEveryKey) {
     const LoadResult r = load(R"({
       "description": "with a pause window and a trace phase",

@@ -1,5 +1,6 @@
 // The consumer's tail_update and per-record cost knobs with exact simulated times: when
-// data_tail moves under each reader (push, libperf) with a batch or a per-record tail, the
+// data_tail moves under each reader (push, libperf, and the other projects' readers) with a
+// batch or a per-record tail, the
 // exponential per-record cost drawn from the consumer's own seeded stream, and the cost of
 // a PERF_RECORD_LOST (lost_record_cost).
 #include "models/common/rng.h"
@@ -102,6 +103,42 @@ TEST(ConsumerTail, PushPerRecordHandlesTheChunkRecordByRecord) {
     expect_tail_steps(r, {11'128'000, 12'256'000, 13'384'000, 14'512'000});
     EXPECT_EQ(r.stats.consumer_passes, 1u);
     finish(r);
+}
+
+// The readers of other projects (models/user/readers.h), each with its own tail policy and
+// record cost: cilium-ebpf copies each record (1 us + 64 ns at 1 GB/s) and stores the tail
+// after it; libbpf and aya handle records in place (1 us each, no copy, no perf.data) and
+// store the tail once; aya-0.13 copies, then stores once.
+TEST(ConsumerTail, CiliumEbpfCopiesEachRecordAndStoresTheTailAfterIt) {
+    Rig r;
+    r.consume(four_records(r, ReaderKind::cilium_ebpf, TailUpdate::per_record));
+    expect_tail_steps(r, {11'064'000, 12'128'000, 13'192'000, 14'256'000});
+    EXPECT_EQ(r.stats.consumer_passes, 1u);
+    finish(r);
+}
+
+void expect_one_tail_store_at(ReaderKind reader, Picos at) {
+    Rig r;
+    r.consume(four_records(r, reader, TailUpdate::batch));
+    run_until(at - 1);
+    EXPECT_EQ(r.tail(), 0u);
+    EXPECT_EQ(r.stats.consumer_bytes_copied, 256u); // all four were read meanwhile
+    run_until(at);
+    EXPECT_EQ(r.tail(), 256u);
+    EXPECT_EQ(r.stats.consumer_passes, 1u);
+    finish(r);
+}
+
+TEST(ConsumerTail, LibbpfHandlesRecordsInPlaceAndStoresTheTailOnce) {
+    expect_one_tail_store_at(ReaderKind::libbpf, 14'000'000);
+}
+
+TEST(ConsumerTail, AyaHandlesRecordsInPlaceAndStoresTheTailOnce) {
+    expect_one_tail_store_at(ReaderKind::aya, 14'000'000);
+}
+
+TEST(ConsumerTail, Aya013CopiesEachRecordThenStoresTheTailOnce) {
+    expect_one_tail_store_at(ReaderKind::aya_0_13, 14'256'000);
 }
 
 TEST(ConsumerTail, ExponentialCostsComeFromTheConsumersSeededStream) {
