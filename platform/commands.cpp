@@ -63,12 +63,15 @@ const std::vector<Command>& commands() {
          "one per online CPU), and reports each kind of violation: how many runs showed it, the\n"
          "lowest seed that did, its explanation, and the command that replays it.\n"},
         {"matrix",
-         {"matrix SCENARIO --runs N [--models sc,tso,arm] [--jobs J] [--set PATH=VALUE]...\n"
-          "[--json FILE]"},
+         {"matrix SCENARIO --runs N [--models sc,tso,arm] [--readers all|R,R...] [--jobs J]\n"
+          "[--set PATH=VALUE]... [--json FILE]"},
          "explore the 16 subsets of the data barriers A-D on each memory model",
          "Explores every on/off subset of the data barriers A-D (present: A ctrl, B wmb, C\n"
          "acquire, D release; removed: none) on each memory model, N runs (seeds 1..N) each, and\n"
-         "prints which violations each combination showed.\n"},
+         "prints which violations each combination showed.\n"
+         "  --readers all|R,...  a table per consumer.reader (push, libperf, libbpf,\n"
+         "             cilium-ebpf, aya, aya-0.13), C and D present being the reader's own\n"
+         "             (docs/readers.md)\n"},
         {"litmus",
          {"litmus FILE|DIR... [--runs N] [--trace K] [--exceptions FILE]",
           "litmus FILE|DIR... --emit herd DIR"},

@@ -5,6 +5,8 @@
 // ends first.
 #include "platform/explore.h"
 
+#include "models/user/readers.h"
+
 #include "platform/arg_number.h"
 #include "platform/commands.h"
 #include "platform/runner/process_pool.h"
@@ -156,6 +158,19 @@ std::vector<std::string> subset_sets(const std::string& subset) {
     return sets;
 }
 
+std::vector<std::string> subset_sets(const std::string& subset, const std::string& reader) {
+    const models::ReaderTraits* r = models::reader_named(reader.c_str());
+    std::vector<std::string> sets = subset_sets(subset);
+    for (int b : {2, 3}) {
+        const bool on = b < int(subset.size()) && subset[b] == kBarrierNames[b];
+        if (on && r)
+            sets[size_t(b)] = std::string("barriers.data.") + kBarrierNames[b] + "=" +
+                              models::barrier_kind_name(b == 2 ? r->c : r->d);
+    }
+    sets.push_back("consumer.reader=" + reader);
+    return sets;
+}
+
 std::string cell_text(const Tally& t) {
     std::string text;
     const auto add = [&](const std::string& what, uint64_t n) {
@@ -192,7 +207,8 @@ struct Options {
     uint64_t first_seed = 1;
     std::vector<std::string> sets;
     std::string json_file;
-    std::vector<std::string> models; // matrix only
+    std::vector<std::string> models;  // matrix only
+    std::vector<std::string> readers; // matrix --readers: a table per reader; empty: none
 };
 
 // Says why the arguments are wrong, with the usage; returns the exit code for that.
@@ -226,6 +242,25 @@ bool overlaps(const std::string& a, const std::string& b) {
         return in.compare(0, outer.size() + 1, outer + ".") == 0;
     };
     return a == b || within(a, b) || within(b, a);
+}
+
+std::optional<std::string> check_readers(const std::string& list, std::vector<std::string>& out) {
+    std::vector<std::string> names;
+    for (const auto& r : models::all_readers())
+        names.push_back(r.name);
+    for (const std::string& r : list == "all" ? names : split(list, ',')) {
+        if (!models::reader_named(r.c_str())) {
+            std::string known;
+            for (const std::string& n : names)
+                known += (known.empty() ? "" : ", ") + n;
+            return "--readers: unknown reader '" + r + "' (expected all, or some of " + known + ")";
+        }
+        if (std::find(out.begin(), out.end(), r) != out.end())
+            return "--readers: '" + r + "' given twice";
+        out.push_back(r);
+    }
+    if (out.empty()) return std::string("--readers: expected a list such as libbpf,aya, or all");
+    return std::nullopt;
 }
 
 std::optional<std::string> check_models(const std::string& list, std::vector<std::string>& out) {
@@ -268,8 +303,12 @@ std::optional<std::string> check_options(const po::variables_map& vm, Options& o
         if (auto why = check_models(
                 vm.count("models") ? vm["models"].as<std::string>() : "sc,tso,arm", o.models))
             return why;
+        if (vm.count("readers"))
+            if (auto why = check_readers(vm["readers"].as<std::string>(), o.readers)) return why;
+        std::vector<std::string> keys = kMatrixKeys;
+        if (!o.readers.empty()) keys.push_back("consumer.reader");
         for (const std::string& set : o.sets)
-            for (const std::string& key : kMatrixKeys)
+            for (const std::string& key : keys)
                 if (overlaps(set_path(set), key))
                     return "--set " + set + ": matrix sets " + key + " itself";
     }
@@ -289,7 +328,8 @@ std::optional<int> parse_options(const std::vector<std::string>& args, Options& 
         "set", po::value<std::vector<std::string>>(&o.sets)->composing())(
         "json", po::value<std::string>(&o.json_file));
     if (o.cmd == "explore") opts.add_options()("first-seed", po::value<std::string>());
-    if (o.cmd == "matrix") opts.add_options()("models", po::value<std::string>());
+    if (o.cmd == "matrix")
+        opts.add_options()("models", po::value<std::string>())("readers", po::value<std::string>());
     po::positional_options_description pos;
     pos.add("scenario", 1);
     po::variables_map vm;
@@ -522,26 +562,42 @@ void print_table_line(const std::string& first, const std::vector<std::string>& 
     std::cout << std::right << "\n";
 }
 
-// Prints the table: one row per barrier subset, one column per model.
+// Prints the table (one per reader with --readers): one row per barrier subset, one column
+// per model.
 void print_matrix(const Options& o, const std::vector<std::string>& rows,
                   const std::vector<std::string>& cells) {
     const size_t models = o.models.size();
     std::vector<size_t> width;
     for (size_t m = 0; m < models; ++m) {
         width.push_back(o.models[m].size());
-        for (size_t r = 0; r < rows.size(); ++r)
+        for (size_t r = 0; r < cells.size() / models; ++r)
             width[m] = std::max(width[m], cells[r * models + m].size());
     }
     std::cout << "ringsim matrix: " << o.scenario << ", " << o.runs << " runs (" << seeds_text(o)
               << ") per cell";
     for (const std::string& s : o.sets)
         std::cout << " --set " << shell_word(s);
-    std::cout << "\nrows: the data barriers present (A ctrl, B wmb, C acquire, D release; _ none)\n"
-                 "cells: how many runs showed each kind of violation\n\n";
-    print_table_line("barriers", o.models, width);
-    for (size_t r = 0; r < rows.size(); ++r)
-        print_table_line(rows[r], {cells.begin() + r * models, cells.begin() + (r + 1) * models},
-                         width);
+    if (o.readers.empty()) {
+        std::cout << "\nrows: the data barriers present (A ctrl, B wmb, C acquire, D release; _ "
+                     "none)\ncells: how many runs showed each kind of violation\n\n";
+    } else {
+        std::cout << "\nrows: the data barriers present (A ctrl, B wmb, C and D as each reader's "
+                     "code has them; _ none)\ncells: how many runs showed each kind of "
+                     "violation\n";
+    }
+    const size_t tables = o.readers.empty() ? 1 : o.readers.size();
+    for (size_t t = 0; t < tables; ++t) {
+        if (!o.readers.empty()) {
+            const models::ReaderTraits& r = *models::reader_named(o.readers[t].c_str());
+            std::cout << "\nreader " << r.name << ": C " << models::barrier_kind_name(r.c) << ", D "
+                      << models::barrier_kind_name(r.d) << "; " << r.code << "\n";
+        }
+        print_table_line("barriers", o.models, width);
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const auto row = cells.begin() + std::ptrdiff_t((t * rows.size() + r) * models);
+            print_table_line(rows[r], {row, row + std::ptrdiff_t(models)}, width);
+        }
+    }
 }
 
 int run_explore(const Options& o, const std::string& self_exe) {
@@ -559,12 +615,16 @@ int run_explore(const Options& o, const std::string& self_exe) {
 
 int run_matrix(const Options& o, const std::string& self_exe) {
     const std::vector<std::string> rows = barrier_subsets();
-    std::vector<Cell> cells; // row-major: rows x models
-    for (const std::string& row : rows)
-        for (const std::string& model : o.models) {
-            cells.push_back({subset_sets(row), {}});
-            cells.back().sets.push_back("memory.model=" + model);
-        }
+    // readers x rows x models, row-major; no --readers: the scenario's own reader, once.
+    const std::vector<std::string> readers =
+        o.readers.empty() ? std::vector<std::string>{""} : o.readers;
+    std::vector<Cell> cells;
+    for (const std::string& reader : readers)
+        for (const std::string& row : rows)
+            for (const std::string& model : o.models) {
+                cells.push_back({reader.empty() ? subset_sets(row) : subset_sets(row, reader), {}});
+                cells.back().sets.push_back("memory.model=" + model);
+            }
     if (auto stop = run_study(o, cells, self_exe)) return *stop;
 
     std::vector<std::string> texts;
@@ -578,18 +638,23 @@ int run_matrix(const Options& o, const std::string& self_exe) {
         json violations = json::object();
         for (const KindTally& k : t.kinds)
             violations[k.kind] = k.runs;
-        json_rows.push_back({{"barriers", rows[c / o.models.size()]},
-                             {"model", o.models[c % o.models.size()]},
-                             {"runs", o.runs},
-                             {"failed_runs", t.failed_runs},
-                             {"violations", violations}});
+        const std::string& row = rows[c / o.models.size() % rows.size()];
+        const std::string& reader = readers[c / (o.models.size() * rows.size())];
+        json cell_json = {{"barriers", row},
+                          {"model", o.models[c % o.models.size()]},
+                          {"runs", o.runs},
+                          {"failed_runs", t.failed_runs},
+                          {"violations", violations}};
+        if (!reader.empty()) cell_json["reader"] = reader;
+        json_rows.push_back(cell_json);
         std::vector<std::string> sets = o.sets;
         sets.insert(sets.end(), cells[c].sets.begin(), cells[c].sets.end());
         for (const RunResult* r : t.errors)
             errors.push_back({r, sets});
         if (t.first_failure && !first_failure) {
             first_failure = ReplayableRun{t.first_failure, sets};
-            first_failure_cell = rows[c / o.models.size()] + " on " + o.models[c % o.models.size()];
+            first_failure_cell = row + " on " + o.models[c % o.models.size()] +
+                                 (reader.empty() ? "" : " with reader " + reader);
         }
     }
     print_matrix(o, rows, texts);

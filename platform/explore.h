@@ -69,6 +69,9 @@ std::vector<std::string> barrier_subsets();
 // The --set overrides that select a subset: present = the kind Linux uses (A ctrl, B wmb,
 // C acquire, D release), removed = none.
 std::vector<std::string> subset_sets(const std::string& subset);
+// The same for one reader (models/user/readers.h): C and D, when present, are the reader's
+// own kinds, and consumer.reader is set too.
+std::vector<std::string> subset_sets(const std::string& subset, const std::string& reader);
 
 // A matrix cell: "never", or the runs that showed each kind, "stale 37, overrun 12",
 // followed by ", errors N" when runs did not complete.

@@ -17,7 +17,8 @@ struct Lesson {
     std::string scenario;           // the file's text, as built in
 };
 
-// Every lesson, by name (the barrier matrix's stress test is not one: `matrix` runs it).
+// Every lesson, by name (the stress tests of the barrier and readers matrices are not ones:
+// `matrix` runs them).
 const std::vector<Lesson>& lessons();
 const Lesson* find_lesson(const std::string& name);
 

@@ -144,6 +144,20 @@ TEST(BarrierSubsets, SetsSelectTheLinuxKindOrNone) {
                                         "barriers.data.C=none", "barriers.data.D=release"}));
 }
 
+// With a reader (matrix --readers), C and D present are what the reader's code has.
+TEST(BarrierSubsets, ReaderSetsTakeTheReadersOwnCAndD) {
+    EXPECT_EQ(subset_sets("ABCD", "libbpf"),
+              (std::vector<std::string>{"barriers.data.A=ctrl", "barriers.data.B=wmb",
+                                        "barriers.data.C=mb", "barriers.data.D=mb",
+                                        "consumer.reader=libbpf"}));
+    EXPECT_EQ(subset_sets("AB_D", "aya"),
+              (std::vector<std::string>{"barriers.data.A=ctrl", "barriers.data.B=wmb",
+                                        "barriers.data.C=none", "barriers.data.D=mb",
+                                        "consumer.reader=aya"}));
+    EXPECT_EQ(subset_sets("ABCD", "aya-0.13")[2], "barriers.data.C=none");
+    EXPECT_EQ(subset_sets("ABCD", "cilium-ebpf")[2], "barriers.data.C=acquire");
+}
+
 TEST_F(ExploreTest, ReadRunTakesNonzeroKindsButNotTotal) {
     const RunResult r =
         read_run(fake_run("r", R"({"total": {"violations": {"stale": 2, "torn": 0, "corrupt": 1,
@@ -231,6 +245,11 @@ TEST_F(ExploreTest, BadArgumentsExitTwoWithAMessage) {
         {matrix_main, {"s.json", "--runs", "2", "--first-seed", "3"}, "first-seed"},
         {matrix_main, {"s.json", "--runs", "2", "--set", "barriers.data.B=none"}, "itself"},
         {matrix_main, {"s.json", "--runs", "2", "--set", "/memory/model=arm"}, "itself"},
+        {matrix_main, {"s.json", "--runs", "2", "--readers", "foo"}, "unknown reader 'foo'"},
+        {matrix_main, {"s.json", "--runs", "2", "--readers", "aya,aya"}, "given twice"},
+        {matrix_main,
+         {"s.json", "--runs", "2", "--readers", "all", "--set", "consumer.reader=push"},
+         "matrix sets consumer.reader itself"},
     };
     for (const auto& [cmd, args, message] : cases) {
         const Captured c = capture(cmd, args, fake);

@@ -399,6 +399,9 @@ const Case kCases[] = {
     Case{"scenarios/teaching/aux-no-C-correct.json", ""},
     Case{"scenarios/teaching/aux-no-D.json", ""},
     Case{"scenarios/teaching/aux-no-D-correct.json", ""},
+    Case{"scenarios/teaching/readers.json", ""},
+    Case{"scenarios/teaching/aya-0.13.json", ""},
+    Case{"scenarios/teaching/aya.json", ""},
 };
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, PerfJudge, ::testing::ValuesIn(kCases),
