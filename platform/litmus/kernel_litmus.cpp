@@ -149,8 +149,9 @@ bool is_reg_name(const std::string& w) {
 // The primitives the reader maps, by what they become.
 const std::set<std::string> kLoads{"READ_ONCE", "smp_load_acquire", "rcu_dereference"};
 const std::set<std::string> kStores{"WRITE_ONCE", "smp_store_release", "rcu_assign_pointer"};
-const std::map<std::string, models::Fence> kFences{
-    {"smp_mb", models::Fence::mb}, {"smp_rmb", models::Fence::rmb}, {"smp_wmb", models::Fence::wmb}};
+const std::map<std::string, models::Fence> kFences{{"smp_mb", models::Fence::mb},
+                                                   {"smp_rmb", models::Fence::rmb},
+                                                   {"smp_wmb", models::Fence::wmb}};
 // Those that take the location itself (`*x`) rather than a pointer to it (`x`).
 const std::set<std::string> kTakesLvalue{"READ_ONCE", "WRITE_ONCE", "rcu_dereference",
                                          "rcu_assign_pointer"};
@@ -182,7 +183,8 @@ private:
     }
     bool at(const char* t) const { return m_pos < m_tok.size() && m_tok[m_pos].text == t; }
     const std::string& peek(const char* what) const {
-        if (m_pos >= m_tok.size()) fail(std::string("expected ") + what + " at the end of the file");
+        if (m_pos >= m_tok.size())
+            fail(std::string("expected ") + what + " at the end of the file");
         return m_tok[m_pos].text;
     }
     const std::string& next(const char* what) {
@@ -191,7 +193,8 @@ private:
         return t;
     }
     void expect(const char* t) {
-        if (peek(t) != t) fail("expected '" + std::string(t) + "', got '" + m_tok[m_pos].text + "'");
+        if (peek(t) != t)
+            fail("expected '" + std::string(t) + "', got '" + m_tok[m_pos].text + "'");
         ++m_pos;
     }
     int line() const { return m_pos < m_tok.size() ? m_tok[m_pos].line : m_last_line; }

@@ -249,7 +249,8 @@ TEST(KernelLitmus, TheResultLineIsTheVerdictExceptWhereTheArchitectureDiffers) {
     const ExceptionsResult same = parse_exceptions("T arm Allowed it is\n", "ex.txt");
     const KernelParse s = read(one_process("WRITE_ONCE(*x, 1);"), same.list);
     EXPECT_FALSE(s.test);
-    EXPECT_EQ(s.error, "ex.txt:1: T under arm is Allowed, as its Result line says: not an exception");
+    EXPECT_EQ(s.error,
+              "ex.txt:1: T under arm is Allowed, as its Result line says: not an exception");
 
     const std::pair<std::string, std::string> bad[] = {
         {"T x86 Forbidden why\n", "ex.txt:1: expected a model (sc, tso, arm), got 'x86'"},

@@ -23,8 +23,8 @@ using ringsim::testing_support::run_command_output;
 // The extracted directory (once per build tree; concurrent tests wait for one another).
 std::string kernel_tests() {
     const std::string dir = fs::path(RINGSIM_BINARY).parent_path().string() + "/lkmm/litmus-tests";
-    const auto r = run_command_output(std::string(RINGSIM_SOURCE_DIR) + "/tools/lkmm-tests.sh " +
-                                      dir);
+    const auto r =
+        run_command_output(std::string(RINGSIM_SOURCE_DIR) + "/tools/lkmm-tests.sh " + dir);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return dir;
 }
