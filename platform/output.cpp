@@ -264,9 +264,9 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
         if (r == models::ReaderKind::push || r == models::ReaderKind::libperf)
             out << "perf: failed to keep up with mmap data. (warn only once)\n";
         else // the other projects' readers have no such check (perf_consumer.cpp)
-            out << "ringsim: data_head was more than a buffer ahead of the reader "
+            out << "ringsim: data_head was more than a buffer ahead of the reader in "
                 << p.consumer().keep_up_warnings()
-                << " times; the unread data was skipped (consumer.keep_up_failures)\n";
+                << " passes; the unread data was skipped (consumer.keep_up_failures)\n";
     }
 
     out << "ringsim: produced " << n("records.produced") << " = delivered "

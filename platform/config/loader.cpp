@@ -1054,9 +1054,16 @@ private:
         if (dist && reader && tail && *dist == "exponential" && *reader == "push" &&
             *tail == "batch")
             error("/consumer/per_record_cost_distribution",
-                  "\"fixed\" unless a reader charges per_record_cost (consumer.reader libperf, "
-                  "or tail_update per_record): perf_mmap__push with a batch tail copies whole "
-                  "chunks and has no per-record cost to draw");
+                  "\"fixed\" unless a reader charges per_record_cost (any consumer.reader but "
+                  "push, or push with tail_update per_record): perf_mmap__push with a batch tail "
+                  "copies whole chunks and has no per-record cost to draw");
+        // Only perf maps a buffer read-only to overwrite it; the other projects' readers
+        // (models/user/readers.h) read forward buffers.
+        if (reader && overwrite && *overwrite && *reader != "push" && *reader != "libperf")
+            error("/consumer/reader",
+                  "\"push\" or \"libperf\" when session.overwrite is true (only perf reads "
+                  "overwrite buffers; " +
+                      *reader + " reads forward buffers only)");
     }
 
     void mmap_flush() {

@@ -345,7 +345,7 @@ std::vector<Param> make_table() {
             .at_most(kMaxLatency)
             .def("50ns")
             .desc("Consumer CPU time handling one record (its mean under exponential), charged by "
-                  "the readers that handle records one by one: libperf, and push with "
+                  "the readers that handle records one by one: all but push, and push with "
                   "tail_update per_record."),
         key("/consumer/lost_record_cost", K::time)
             .at_most(kMaxLatency)

@@ -79,14 +79,15 @@ struct Token {
     int line = 0;
 };
 
-// Comments ((* *), /* */, //) become spaces, newlines kept, so lines still count. `(*` opens
-// a comment only before a space: `WRITE_ONCE(*x, 1)` is code.
+// Comments ((* *), /* */, //) become spaces, newlines kept, so lines still count. `(*`
+// right after a name is a call's argument (`WRITE_ONCE(*x, 1)`, `READ_ONCE(* x)`), code;
+// anywhere else it opens a comment.
 std::string strip_comments(const std::string& s) {
     std::string out = s;
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     for (size_t i = 0; i + 1 < out.size(); ++i) {
         std::string close;
-        if (out.compare(i, 2, "(*") == 0 &&
-            (i + 2 == out.size() || std::isspace(static_cast<unsigned char>(out[i + 2]))))
+        if (out.compare(i, 2, "(*") == 0 && !(i > 0 && ident(out[i - 1])))
             close = "*)";
         else if (out.compare(i, 2, "/*") == 0)
             close = "*/";
@@ -198,6 +199,12 @@ private:
         ++m_pos;
     }
     int line() const { return m_pos < m_tok.size() ? m_tok[m_pos].line : m_last_line; }
+    // A register the current process declared (`int rN;`), by number; else an error.
+    unsigned declared(const std::string& r) const {
+        const unsigned n = unsigned(std::stoul(r.substr(1)));
+        if (!m_regs.count(n)) fail(r + " is not declared in this process");
+        return n;
+    }
     uint64_t number(const std::string& digits) const {
         if (digits.size() > 19) fail("the number " + digits + " is too large");
         return std::stoull(digits);
@@ -220,8 +227,9 @@ private:
     std::vector<Token> m_tok;
     size_t m_pos = 0;
     int m_last_line = 1;
-    std::set<std::string> m_params; // the current process's pointer parameters
-    std::set<unsigned> m_regs;      // the current process's declared registers
+    std::set<std::string> m_params;                // the current process's pointer parameters
+    std::set<unsigned> m_regs;                     // the current process's declared registers
+    std::vector<std::set<unsigned>> m_thread_regs; // each finished process's
     static constexpr unsigned kMaxDepth = 16;
     unsigned m_depth = 0; // blocks and ifs open around the statement being read
 };
@@ -296,6 +304,7 @@ void KernelReader::process() {
     expect("}");
     if (t.ops.empty()) fail(name + " has no statements");
     m_test.threads.push_back(t);
+    m_thread_regs.push_back(m_regs);
 }
 
 void KernelReader::declaration() {
@@ -305,7 +314,8 @@ void KernelReader::declaration() {
         while (at("*"))
             ++m_pos;
         const std::string& r = next("a register name");
-        if (!is_reg_name(r)) throw Lacks{"a register not named rN ('" + r + "')"};
+        if (!is_reg_name(r)) throw Lacks{"a register not named r0 ... r99 ('" + r + "')"};
+        if (m_params.count(r)) fail(r + " is declared as a parameter and as a register");
         m_regs.insert(unsigned(std::stoul(r.substr(1))));
         if (at("=")) throw Lacks{"an initialised register declaration"};
         if (at(";")) break;
@@ -350,9 +360,9 @@ void KernelReader::address(Op& op, bool lvalue) {
     const std::string& w = next("a location");
     if (m_params.count(w)) {
         op.loc = location(w, false);
-    } else if (is_reg_name(w) && m_regs.count(unsigned(std::stoul(w.substr(1))))) {
+    } else if (is_reg_name(w)) {
         op.indirect = true;
-        op.addr_reg = unsigned(std::stoul(w.substr(1)));
+        op.addr_reg = declared(w);
         op.deps.push_back(op.addr_reg);
     } else {
         fail("'" + w + "' is neither a parameter nor a declared register");
@@ -366,9 +376,9 @@ Operand KernelReader::value(Op* store) {
     const std::string& w = next("a value");
     if (is_number(w)) {
         v.value = number(w);
-    } else if (is_reg_name(w) && m_regs.count(unsigned(std::stoul(w.substr(1))))) {
+    } else if (is_reg_name(w) && !m_params.count(w)) {
         v.is_reg = true;
-        v.reg = unsigned(std::stoul(w.substr(1)));
+        v.reg = declared(w);
         if (store) store->deps.push_back(v.reg);
     } else if (w == "&") {
         v.value = pointer_to(location(next("a location"), false));
@@ -435,13 +445,14 @@ void KernelReader::if_statement(std::vector<Op>& ops) {
     const bool negated = at("!");
     if (negated) ++m_pos;
     const std::string& r = next("a register");
-    if (!is_reg_name(r) || !m_regs.count(unsigned(std::stoul(r.substr(1)))))
-        throw Lacks{"a condition other than a register compared with a value"};
-    op.reg = unsigned(std::stoul(r.substr(1)));
+    if (!is_reg_name(r)) throw Lacks{"a condition other than a register compared with a value"};
+    op.reg = declared(r);
     op.cond_equal = negated; // `if (rN)` is taken when rN != 0; `if (!rN)` when rN == 0
     if (!negated && (at("==") || at("!="))) {
         op.cond_equal = next("==") == "==";
-        op.cond_value = value(nullptr).value;
+        const Operand v = value(nullptr);
+        if (v.is_reg) throw Lacks{"a condition comparing two registers"};
+        op.cond_value = v.value;
     }
     if (!at(")")) throw Lacks{"a condition other than a register compared with a value"};
     ++m_pos;
@@ -470,12 +481,15 @@ void KernelReader::exists() {
         if (at(":")) {
             if (!is_number(w)) fail("expected a thread number, got '" + w + "'");
             t.is_reg = true;
+            if (number(w) >= m_test.threads.size())
+                fail("exists names thread " + w + ", which does not exist");
             t.thread = unsigned(number(w));
-            if (t.thread >= m_test.threads.size()) fail("exists names thread " + w);
             ++m_pos;
             const std::string& r = next("a register");
             if (!is_reg_name(r)) fail("expected a register, got '" + r + "'");
             t.index = unsigned(std::stoul(r.substr(1)));
+            if (!m_thread_regs[t.thread].count(t.index))
+                fail("exists names " + w + ":" + r + ", which P" + w + " does not declare");
         } else {
             t.index = location(w, false);
         }

@@ -742,7 +742,6 @@ void Execution::issue(AgentRun& a, const Op& op) {
         else
             a.pc += op.skip; // step() moves past the branch itself
         break;
-        break;
     }
     }
 }

@@ -290,6 +290,13 @@ TEST(Loader, ReadersBringTheirOwnTailAndBarriers) {
     EXPECT_EQ(r.scenario->data_barriers.c, BarrierKind::acquire);
     EXPECT_EQ(r.effective["barriers"]["data"]["C"], "acquire");
     EXPECT_EQ(r.effective["barriers"]["data"]["D"], "mb");
+    // Only perf reads overwrite buffers.
+    const LoadResult ow = load(kMinimal, {"consumer.reader=libbpf", "session.overwrite=true"});
+    EXPECT_FALSE(ow.scenario);
+    EXPECT_NE(joined(ow).find("/consumer/reader: expected \"push\" or \"libperf\" when "
+                              "session.overwrite is true"),
+              std::string::npos)
+        << joined(ow);
 }
 
 TEST(Loader, EffectiveConfigHasEveryKey) {

@@ -201,6 +201,10 @@ TEST(KernelLitmus, WhatTheEngineCannotExpressIsNamedNotApproximated) {
         {"C T\n(* Result: Never *)\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\n"
          "filter (x=1)\nexists (x=1)\n",
          "`filter`"},
+        {"C T\n(* Result: Never *)\n{}\nP0(int *x, int *z)\n{\n\tint r0;\n\tint r1;\n"
+         "\tr0 = READ_ONCE(*x);\n\tr1 = READ_ONCE(*x);\n\tif (r0 == r1) WRITE_ONCE(*z, 1);\n}\n"
+         "exists (z=0)\n",
+         "a condition comparing two registers"},
     };
     for (const auto& [text, lacks] : cases) {
         const KernelParse k = read(text);
@@ -223,12 +227,38 @@ TEST(KernelLitmus, MalformedInputNamesFileAndLine) {
         {"C\n", "t.litmus:1: a kernel litmus test starts with `C NAME`"},
         {"C T\n(* Result: Never *)\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1) $\n}\nexists (x=1)\n",
          "t.litmus:6: unexpected character '$'"},
+        // A typo is an error, not a primitive ringsim lacks.
+        {"C T\n(* Result: Never *)\n{}\nP0(int *x)\n{\n\tint r0;\n\tif (r1) WRITE_ONCE(*x, 1);\n}\n"
+         "exists (x=1)\n",
+         "t.litmus:7: r1 is not declared in this process"},
+        {"C T\n(* Result: Never *)\n{}\nP0(int *x)\n{\n\tint r0;\n\tWRITE_ONCE(*x, r2);\n}\n"
+         "exists (x=1)\n",
+         "t.litmus:7: r2 is not declared in this process"},
+        {"C T\n(* Result: Never *)\n{}\nP0(int *x)\n{\n\tint r0;\n\tr0 = READ_ONCE(*x);\n}\n"
+         "exists (0:r7=0)\n",
+         "t.litmus:9: exists names 0:r7, which P0 does not declare"},
+        {"C T\n(* Result: Never *)\n{}\nP0(int *x)\n{\n\tint r0;\n\tr0 = READ_ONCE(*x);\n}\n"
+         "exists (4294967296:r0=1)\n",
+         "t.litmus:9: exists names thread 4294967296, which does not exist"},
+        {"C T\n(* Result: Never *)\n{}\nP0(int *r0)\n{\n\tint r0;\n\tWRITE_ONCE(*r0, 1);\n}\n"
+         "exists (r0=1)\n",
+         "t.litmus:6: r0 is declared as a parameter and as a register"},
     };
     for (const auto& [text, error] : cases) {
         const KernelParse k = read(text);
         EXPECT_FALSE(k.test) << text;
         EXPECT_EQ(k.error, error) << text;
     }
+}
+
+// herd's comments need no space after `(*`; a call's `(*x` is code, spaced or not.
+TEST(KernelLitmus, CommentsAreTheOnesHerdReads) {
+    const KernelParse k = read("C T\n(*Result: Never*)\n{}\nP0(int *x)\n{\n\tint r0;\n"
+                               "\tr0 = READ_ONCE(* x); (*after*)\n\tWRITE_ONCE(*x, 1);\n}\n"
+                               "exists (0:r0=1) (* bad *)\n");
+    ASSERT_TRUE(k.test) << k.error << k.lacks;
+    EXPECT_EQ(k.test->threads[0].ops.size(), 2u);
+    EXPECT_EQ(k.test->conditions[0].expect.at(MemoryModel::arm), Verdict::forbidden);
 }
 
 TEST(KernelLitmus, TheResultLineIsTheVerdictExceptWhereTheArchitectureDiffers) {

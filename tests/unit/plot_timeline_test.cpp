@@ -32,10 +32,10 @@ std::string read(const std::string& path) {
 struct NoC {
     std::string out = temp("out"), trace = temp("no-C.json");
     NoC() {
-        const auto r = run_command_output(std::string(RINGSIM_BINARY) + " run " + kSource +
-                                          "/scenarios/teaching/no-C.json --out " + out +
-                                          " --timeline " + trace +
-                                          " --timeline-window 1938us:1951us");
+        const auto r =
+            run_command_output(std::string(RINGSIM_BINARY) + " run " + kSource +
+                               "/scenarios/teaching/no-C.json --out " + out + " --timeline " +
+                               trace + " --timeline-window 1938us:1951us");
         EXPECT_EQ(r.exit_code, 0) << r.err;
     }
 };
