@@ -97,6 +97,21 @@ struct AuxChecker::Aux {
     }
     CheckedAux info;
     std::deque<Commit> commits;
+    uint64_t generation = 0; // commits added or removed: what source_offset's hint depends on
+    // source_offset's last answer, which holds for the frames after it up to `until` (the
+    // decoder asks frame after frame): the commit's data_off and the run's first frame and
+    // source offset, valid while the commits are those of `generation`.
+    struct OffsetHint {
+        uint64_t generation = ~uint64_t(0);
+        uint8_t id = 0;
+        uint64_t from = 0, until = 0; // AUX offsets
+        uint64_t data_off = 0, first_frame = 0, src_off = 0;
+        uint64_t at(uint64_t frame) const {
+            return src_off +
+                   ((frame - data_off) / kFrame - first_frame) * coresight::kFrameSourceBytes;
+        }
+    };
+    mutable OffsetHint hint;
     struct Record {
         uint64_t size = 0, flags = 0;
         bool delivered = false;
@@ -166,6 +181,7 @@ void AuxChecker::on_trace_lost(uint8_t id, uint64_t src_off, uint64_t n, TraceLo
 void AuxChecker::on_aux_commit(AuxCommit c) {
     Aux& a = *m_auxes.at(c.aux);
     Aux::Commit& k = a.commits.emplace_back();
+    ++a.generation;
     k.c = std::move(c);
     const AuxCommit& cc = k.c;
     k.data_off = cc.aux_off + (cc.barrier ? kFrame : 0);
@@ -233,17 +249,32 @@ void AuxChecker::close_settled() {
 }
 
 std::optional<uint64_t> AuxChecker::source_offset(const Aux& a, uint8_t id, uint64_t frame) const {
+    const Aux::OffsetHint& h = a.hint;
+    if (h.generation == a.generation && h.id == id && frame >= h.from && frame < h.until)
+        return h.at(frame);
     // The newest commit that wrote the frame wrote what the decoder is reading (verify()).
+    // A newer commit starting above the frame bounds the frames the answer holds for.
+    uint64_t until = ~uint64_t(0);
     for (auto it = a.commits.rbegin(); it != a.commits.rend(); ++it) {
         const Aux::Commit& k = *it;
-        if (frame < k.data_off || frame >= k.c.aux_off + k.c.size) continue;
+        const uint64_t end = k.c.aux_off + k.c.size;
+        if (frame < k.data_off || frame >= end) {
+            if (frame < k.data_off) until = std::min(until, k.data_off);
+            continue;
+        }
         const uint64_t f = (frame - k.data_off) / kFrame;
         if (f < k.log.first_kept() || f >= k.log.frames()) return std::nullopt;
-        const FrameRun* r = k.log.run_of(f, id);
+        uint64_t same_until = 0;
+        const FrameRun* r = k.log.run_of(f, id, same_until);
         if (!r) return std::nullopt;
-        // Where frame f's bytes of the run start in the source (runs_in's clipping).
-        return r->src_off +
-               (std::max(f, r->first_frame) - r->first_frame) * coresight::kFrameSourceBytes;
+        // Where frame f's bytes of the run start in the source (runs_in's clipping: the run
+        // is the last one starting at or before f, so f >= r->first_frame), and so for every
+        // frame up to the run's end, the commit's end and the newer commits.
+        a.hint = {a.generation, id,
+                  frame,        std::min({until, end, k.data_off + same_until * kFrame}),
+                  k.data_off,   r->first_frame,
+                  r->src_off};
+        return a.hint.at(frame);
     }
     return std::nullopt;
 }
@@ -352,6 +383,7 @@ void AuxChecker::on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, 
         a.consumed.erase_before(k.aux_off);
         a.covered.erase_before(k.aux_off);
         a.commits.pop_front();
+        ++a.generation;
     }
     maybe_close_settled();
 }

@@ -153,11 +153,18 @@ size_t EtrFrameLog::last_run_from(uint64_t frame) const {
 }
 
 const FrameRun* EtrFrameLog::run_of(uint64_t frame, uint8_t id) const {
+    uint64_t same_until = 0;
+    return run_of(frame, id, same_until);
+}
+
+const FrameRun* EtrFrameLog::run_of(uint64_t frame, uint8_t id, uint64_t& same_until) const {
     check_range(frame, 1, "run_of");
-    // The runs runs_in(frame, 1) visits: from the last one starting at or before it.
-    for (size_t i = last_run_from(frame); i < m_runs.size() && m_runs[i].first_frame <= frame; ++i)
-        if (m_runs[i].trace_id == id) return &m_runs[i];
-    return nullptr;
+    // The runs runs_in(frame, 1) visits: from the last one starting at or before it, which
+    // is the only one (every run after it starts after the frame). Up to the next run's
+    // first frame, it stays the last one starting at or before each frame.
+    const size_t i = last_run_from(frame);
+    same_until = i + 1 < m_runs.size() ? m_runs[i + 1].first_frame : m_frames;
+    return m_runs[i].trace_id == id ? &m_runs[i] : nullptr;
 }
 
 void EtrFrameLog::runs_in(uint64_t first, uint64_t n, std::vector<FrameRun>& out) const {

@@ -64,6 +64,10 @@ public:
     // The first run of trace ID `id` that runs_in(frame, 1) gives, whole (not clipped to
     // the frame); null when none. Same range rule.
     const FrameRun* run_of(uint64_t frame, uint8_t id) const;
+    // The same, and in `same_until` the frame before which every frame from `frame` on gets
+    // this same answer (the next run's first frame, or frames()): a caller asking frame
+    // after frame may reuse the answer up to it.
+    const FrameRun* run_of(uint64_t frame, uint8_t id, uint64_t& same_until) const;
     // Forgets frames before `frame` (overwritten in the circular buffer); runs_in/materialize
     // before it are then invalid. frame is clipped to frames().
     void forget_before(uint64_t frame);
