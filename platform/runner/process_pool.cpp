@@ -1,10 +1,15 @@
-// The process pool: fork (and exec, for a program), wait with SIGCHLD, SIGINT and SIGTERM
-// blocked so that none is lost between two looks, kill a child at its wall-clock limit.
+// The process pool: fork (and exec, for a program) or hand a job to a worker, wait with
+// SIGCHLD, SIGINT and SIGTERM blocked (read through a signalfd, polled with the workers'
+// channels) so that none is lost between two looks, kill a child at its wall-clock limit.
 #include "platform/runner/process_pool.h"
 
 #include <fcntl.h>
+#include <malloc.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,11 +44,8 @@ struct CArgv {
     std::vector<char*> pointers;
 };
 
-// The forked child of a `body` job: its result is the exit code. Exceptions end it with 3,
-// as a model error ends `ringsim run`. _exit, not exit: the parent's atexit handlers and
-// static destructors are not the child's to run (SystemC's would tear down a kernel that the
-// body may have left mid-simulation).
-[[noreturn]] void run_body(const std::function<int()>& body) {
+// A `body` job's exit code. Exceptions are a model error (3), as they end `ringsim run`.
+int call_body(const std::function<int()>& body) {
     int code = 3;
     try {
         code = body();
@@ -55,11 +57,19 @@ struct CArgv {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
-    _exit(code);
+    return code;
 }
 
-// Starts one job; returns its pid, or -1 with `error` set.
-pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string& error) {
+// The forked child of a `body` job: its result is the exit code. _exit, not exit: the
+// parent's atexit handlers and static destructors are not the child's to run (SystemC's would
+// tear down a kernel that the body may have left mid-simulation).
+[[noreturn]] void run_body(const std::function<int()>& body) {
+    _exit(call_body(body));
+}
+
+// Creates a job's directory and an empty stderr.txt in it; returns that file open for writing,
+// or -1 with `error` set.
+int open_job_stderr(const Job& job, std::string& error) {
     std::error_code ec;
     fs::create_directories(job.dir, ec);
     if (ec) {
@@ -68,10 +78,27 @@ pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string
     }
     const std::string err_path = (job.dir / "stderr.txt").string();
     const int err_fd = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (err_fd < 0) {
-        error = "not started: cannot create " + err_path + ": " + std::strerror(errno);
-        return -1;
-    }
+    if (err_fd < 0) error = "not started: cannot create " + err_path + ": " + std::strerror(errno);
+    return err_fd;
+}
+
+// What every child does first, before it runs anything of its own.
+void become_child(pid_t parent, const sigset_t& child_mask, int devnull) {
+    // A child outliving a killed runner would only burn CPU: its result has no reader.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127); // the runner died before prctl took effect
+    // Its own process group: a Ctrl-C at the terminal or a kill of the runner's group reaches
+    // the runner, which then ends its children itself, and never a child first, which would
+    // look like a run that died.
+    setpgid(0, 0);
+    pthread_sigmask(SIG_SETMASK, &child_mask, nullptr);
+    dup2(devnull, STDOUT_FILENO);
+}
+
+// Starts one job in a child of its own; returns its pid, or -1 with `error` set.
+pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string& error) {
+    const int err_fd = open_job_stderr(job, error);
+    if (err_fd < 0) return -1;
     CArgv argv(job.body ? std::vector<std::string>{"-"} : job.argv);
     const std::string exec_failed =
         "ringsim: cannot execute " + (job.argv.empty() ? std::string("?") : job.argv[0]) + "\n";
@@ -82,16 +109,8 @@ pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
-        // A child outliving a killed runner would only burn CPU: its result has no reader.
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(127); // the runner died before prctl took effect
-        // Its own process group: a Ctrl-C at the terminal or a kill of the runner's group
-        // reaches the runner, which then ends its children itself, and never a child first,
-        // which would look like a run that died.
-        setpgid(0, 0);
-        pthread_sigmask(SIG_SETMASK, &child_mask, nullptr);
+        become_child(parent, child_mask, devnull);
         dup2(err_fd, STDERR_FILENO);
-        dup2(devnull, STDOUT_FILENO);
         if (job.body) run_body(job.body);
         execv(argv.pointers[0], argv.pointers.data());
         ssize_t ignored = write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
@@ -103,6 +122,59 @@ pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string
     return pid;
 }
 
+// A worker's loop: take a job index from the runner, run make_job(i)'s body with stderr in the
+// job's stderr.txt, answer one byte when it returned 0. Any other end is the worker's own
+// exit, with the job's code, which the runner reaps as it reaps a one-job child.
+[[noreturn]] void serve(int channel, const std::function<Job(size_t)>& make_job, int devnull) {
+    // Memory a run freed stays with the worker for the next run instead of going back to the
+    // kernel and being faulted in again: the worker's footprint is its largest run's.
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 1 << 28);
+    for (;;) {
+        uint64_t index = 0;
+        if (recv(channel, &index, sizeof index, MSG_WAITALL) != ssize_t(sizeof index))
+            _exit(0); // the runner has no more jobs (or is gone)
+        const Job job = make_job(size_t(index));
+        const int err_fd = open((job.dir / "stderr.txt").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (err_fd < 0) _exit(127);
+        dup2(err_fd, STDERR_FILENO);
+        close(err_fd);
+        const int code = call_body(job.body);
+        dup2(devnull, STDERR_FILENO);
+        if (code != 0) _exit(code);
+        const char done = 0;
+        if (send(channel, &done, 1, MSG_NOSIGNAL) != 1) _exit(0);
+    }
+}
+
+// Forks a worker; returns its pid and the runner's end of its channel, or -1 with `error` set.
+pid_t spawn_worker(const std::function<Job(size_t)>& make_job, int devnull,
+                   const sigset_t& child_mask, int& channel, std::string& error) {
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+        error = std::string("not started: socketpair failed: ") + std::strerror(errno);
+        return -1;
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        become_child(parent, child_mask, devnull);
+        close(ends[0]);
+        serve(ends[1], make_job, devnull);
+    }
+    close(ends[1]);
+    if (pid < 0) {
+        error = std::string("not started: fork failed: ") + std::strerror(errno);
+        close(ends[0]);
+        return -1;
+    }
+    channel = ends[0];
+    return pid;
+}
+
 ChildStatus status_of(int wait_status) {
     ChildStatus s;
     if (WIFEXITED(wait_status)) s.exit_code = WEXITSTATUS(wait_status);
@@ -110,10 +182,47 @@ ChildStatus status_of(int wait_status) {
     return s;
 }
 
-// Waits for children to end, for SIGINT or SIGTERM, or for a deadline. While alive it blocks
-// those signals and SIGCHLD, so none is lost between two looks: a pending one is taken by
-// sigtimedwait. Then an interrupted pool can end its children and its caller remove their
-// files.
+// A child of the pool: a one-job child, or a worker, busy with a job or idle.
+struct Child {
+    bool busy = false; // runs job `index`
+    size_t index = 0;
+    Clock::time_point start;
+    Clock::time_point deadline; // == start when there is no limit
+    double timeout_s = 0;
+    bool killed = false; // SIGKILLed at its deadline
+    bool worker = false;
+    int channel = -1; // a worker's, until it is closed
+};
+using Children = std::map<pid_t, Child>;
+
+void close_channel(Child& c) {
+    if (c.channel >= 0) close(c.channel);
+    c.channel = -1;
+}
+
+// A busy worker's answer, without waiting: 1 it finished its job with exit 0; 0 not yet;
+// -1 it will not answer (its channel closed: it exited or died, and its reap is on the way).
+int take_answer(Child& c) {
+    if (c.channel < 0) return -1;
+    char done = 0;
+    const ssize_t n = recv(c.channel, &done, 1, MSG_DONTWAIT);
+    if (n == 1) return 1;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return 0;
+    close_channel(c);
+    return -1;
+}
+
+// What ended a wait.
+struct Event {
+    enum Kind { reaped, answered, deadline, interrupted, lost } kind = lost;
+    pid_t pid = 0;
+    int wait_status = 0; // when reaped
+};
+
+// Waits for children to end, workers to answer, SIGINT or SIGTERM, or a deadline. While alive
+// it blocks those signals and SIGCHLD, so none is lost between two looks: they are read from
+// a signalfd, polled with the workers' channels. Then an interrupted pool can end its children
+// and its caller remove their files.
 class ChildWaiter {
 public:
     ChildWaiter() {
@@ -121,12 +230,15 @@ public:
         for (int sig : {SIGCHLD, SIGINT, SIGTERM})
             sigaddset(&m_signals, sig);
         pthread_sigmask(SIG_BLOCK, &m_signals, &m_old_mask);
+        m_fd = signalfd(-1, &m_signals, SFD_NONBLOCK | SFD_CLOEXEC);
     }
     ~ChildWaiter() {
         // An interruption still pending would kill us once unblocked: take it now.
+        take_pending_interrupt();
         const timespec now = {0, 0};
         while (sigtimedwait(&m_signals, nullptr, &now) > 0) {
         }
+        if (m_fd >= 0) close(m_fd);
         pthread_sigmask(SIG_SETMASK, &m_old_mask, nullptr);
     }
     ChildWaiter(const ChildWaiter&) = delete;
@@ -136,28 +248,27 @@ public:
     const sigset_t& old_mask() const { return m_old_mask; }
     bool interrupted() const { return m_interrupted; }
 
-    // The pid of a child that ended, with its status; 0 when `deadline` passed first; -1 when
-    // interrupted or none is left. An interruption already pending wins over a child that
-    // ended, which may have ended of the same signal.
-    pid_t wait(int& wait_status, const Clock::time_point* deadline) {
+    // The next event. An interruption already pending wins over a child that ended, which may
+    // have ended of the same signal; a worker's answer wins over its end, which may follow it.
+    Event wait(Children& children, const Clock::time_point* deadline) {
         for (;;) {
-            if (take_pending_interrupt()) return -1;
-            const pid_t pid = waitpid(-1, &wait_status, WNOHANG);
-            if (pid != 0) return pid;
-            int sig = 0;
+            if (take_pending_interrupt()) return {Event::interrupted};
+            for (auto& [pid, c] : children)
+                if (c.busy && c.worker && take_answer(c) == 1) return {Event::answered, pid};
+            Event e{Event::reaped};
+            e.pid = waitpid(-1, &e.wait_status, WNOHANG);
+            if (e.pid < 0) return {Event::lost};
+            if (e.pid > 0) return e;
+            int timeout_ms = -1;
             if (deadline) {
                 const auto left = *deadline - Clock::now();
-                if (left <= Clock::duration::zero()) return 0;
-                const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
-                const timespec ts = {time_t(ns / 1000000000), long(ns % 1000000000)};
-                sig = sigtimedwait(&m_signals, nullptr, &ts);
-            } else {
-                sig = sigwaitinfo(&m_signals, nullptr);
+                if (left <= Clock::duration::zero()) return {Event::deadline};
+                timeout_ms = int(std::chrono::ceil<std::chrono::milliseconds>(left).count());
             }
-            if (sig == SIGINT || sig == SIGTERM) {
-                m_interrupted = true;
-                return -1;
-            }
+            std::vector<pollfd> fds = {{m_fd, POLLIN, 0}};
+            for (const auto& [pid, c] : children)
+                if (c.busy && c.channel >= 0) fds.push_back({c.channel, POLLIN, 0});
+            poll(fds.data(), fds.size(), timeout_ms);
         }
     }
 
@@ -168,44 +279,66 @@ public:
     }
 
 private:
+    // Reads every pending signal (SIGCHLD only wakes the wait up).
     bool take_pending_interrupt() {
-        sigset_t stop;
-        sigemptyset(&stop);
-        sigaddset(&stop, SIGINT);
-        sigaddset(&stop, SIGTERM);
-        const timespec now = {0, 0};
-        if (sigtimedwait(&stop, nullptr, &now) > 0) m_interrupted = true;
+        signalfd_siginfo info;
+        while (m_fd >= 0 && read(m_fd, &info, sizeof info) == ssize_t(sizeof info))
+            if (info.ssi_signo == SIGINT || info.ssi_signo == SIGTERM) m_interrupted = true;
         return m_interrupted;
     }
     sigset_t m_signals, m_old_mask;
+    int m_fd = -1;
     bool m_interrupted = false;
 };
 
-struct Running {
-    size_t index = 0;
-    Clock::time_point start;
-    Clock::time_point deadline; // == start when there is no limit
-    double timeout_s = 0;
-    bool killed = false; // SIGKILLed at its deadline
-};
-
-// Terminates and reaps the children still running: their results are no longer wanted.
-void end_children(const std::map<pid_t, Running>& running) {
-    for (const auto& [pid, r] : running)
-        kill(pid, SIGTERM);
-    for (const auto& [pid, r] : running) {
+// Terminates the busy children (their results are no longer wanted), lets the idle workers
+// go, and reaps them all.
+void end_children(Children& children) {
+    for (auto& [pid, c] : children) {
+        if (c.busy) kill(pid, SIGTERM);
+        close_channel(c); // an idle worker exits when its channel closes
+    }
+    for (const auto& [pid, c] : children) {
         int wait_status = 0;
         while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
         }
     }
+    children.clear();
 }
 
-// The earliest deadline of a child not yet killed; nullptr when none has one.
-const Clock::time_point* next_deadline(const std::map<pid_t, Running>& running) {
+// The earliest deadline of a busy child not yet killed; nullptr when none has one.
+const Clock::time_point* next_deadline(const Children& children) {
     const Clock::time_point* first = nullptr;
-    for (const auto& [pid, r] : running)
-        if (r.timeout_s > 0 && !r.killed && (!first || r.deadline < *first)) first = &r.deadline;
+    for (const auto& [pid, c] : children)
+        if (c.busy && c.timeout_s > 0 && !c.killed && (!first || c.deadline < *first))
+            first = &c.deadline;
     return first;
+}
+
+// Hands job i to an idle worker, forking one when none is idle; returns the worker's pid, or
+// -1 with `error` set.
+pid_t hand_to_worker(size_t i, const Job& job, Children& children,
+                     const std::function<Job(size_t)>& make_job, int devnull,
+                     const sigset_t& child_mask, std::string& error) {
+    const int err_fd = open_job_stderr(job, error);
+    if (err_fd < 0) return -1;
+    close(err_fd);
+    const uint64_t index = i;
+    for (auto& [pid, c] : children)
+        if (c.worker && !c.busy && c.channel >= 0) {
+            if (send(c.channel, &index, sizeof index, MSG_NOSIGNAL) == ssize_t(sizeof index))
+                return pid;
+            close_channel(c); // it died idle; its reap is on the way
+        }
+    Child c;
+    c.worker = true;
+    const pid_t pid = spawn_worker(make_job, devnull, child_mask, c.channel, error);
+    if (pid < 0) return -1;
+    children.emplace(pid, c);
+    if (send(c.channel, &index, sizeof index, MSG_NOSIGNAL) == ssize_t(sizeof index)) return pid;
+    error = std::string("not started: a new worker took no job: ") + std::strerror(errno);
+    close_channel(children[pid]);
+    return -1;
 }
 
 std::string seconds_text(double s) {
@@ -253,69 +386,90 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
     } restore{old_chld};
     ChildWaiter waiter;
     const int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    std::map<pid_t, Running> running;
-    size_t next = 0;
+    Children children;
+    size_t next = 0, busy = 0;
     bool go_on = true;
     const auto done = [&](size_t i, const ChildStatus& s) { go_on = on_done(i, s) && go_on; };
-    while (go_on && !waiter.interrupted() && (next < count || !running.empty())) {
-        while (go_on && next < count && running.size() < std::max(parallel, 1u)) {
-            const size_t i = next++;
-            const Job job = make_job(i);
-            ChildStatus failed;
-            const auto start = Clock::now();
-            const pid_t pid = spawn(job, devnull, waiter.old_mask(), failed.failure);
-            if (pid > 0) {
-                Running r{i, start, start, job.timeout_s, false};
-                if (job.timeout_s > 0)
-                    r.deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(job.timeout_s));
-                running.emplace(pid, r);
-            } else {
-                try {
+    const auto finish = [&](Child& c, ChildStatus s) {
+        c.busy = false;
+        --busy;
+        s.wall_s = std::chrono::duration<double>(Clock::now() - c.start).count();
+        done(c.index, s);
+    };
+    try {
+        while (go_on && !waiter.interrupted() && (next < count || busy > 0)) {
+            while (go_on && next < count && busy < std::max(parallel, 1u)) {
+                const size_t i = next++;
+                const Job job = make_job(i);
+                ChildStatus failed;
+                const auto start = Clock::now();
+                const pid_t pid = job.body && job.reusable
+                                      ? hand_to_worker(i, job, children, make_job, devnull,
+                                                       waiter.old_mask(), failed.failure)
+                                      : spawn(job, devnull, waiter.old_mask(), failed.failure);
+                if (pid < 0) {
                     done(i, failed);
-                } catch (...) {
-                    end_children(running);
-                    throw;
+                    continue;
                 }
+                Child& c = children[pid];
+                c.busy = true;
+                c.index = i;
+                c.start = c.deadline = start;
+                c.timeout_s = job.timeout_s;
+                c.killed = false;
+                if (job.timeout_s > 0)
+                    c.deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(job.timeout_s));
+                ++busy;
             }
+            if (busy == 0) continue;
+            const Event e = waiter.wait(children, next_deadline(children));
+            if (e.kind == Event::interrupted) break;
+            if (e.kind == Event::deadline) { // kill whoever is over it, reap it as usual
+                const auto now = Clock::now();
+                for (auto& [pid, c] : children)
+                    if (c.busy && c.timeout_s > 0 && !c.killed && c.deadline <= now) {
+                        kill(pid, SIGKILL);
+                        c.killed = true;
+                    }
+                continue;
+            }
+            if (e.kind == Event::lost) { // someone else reaped our children
+                ChildStatus lost;
+                lost.failure = "exit status lost (reaped elsewhere)";
+                for (auto& [pid, c] : children)
+                    if (c.busy) done(c.index, lost);
+                for (auto& [pid, c] : children)
+                    close_channel(c);
+                children.clear();
+                busy = 0;
+                continue;
+            }
+            const auto it = children.find(e.pid);
+            if (it == children.end()) continue; // not one of ours
+            Child& c = it->second;
+            if (e.kind == Event::answered || (c.busy && c.worker && take_answer(c) == 1)) {
+                ChildStatus ok;
+                ok.exit_code = 0;
+                finish(c, ok);
+                if (e.kind == Event::answered) continue;
+            }
+            // A child ended: a one-job child, a worker with its job's code, or an idle worker.
+            Child ended = c;
+            children.erase(it);
+            if (ended.channel >= 0) close(ended.channel);
+            ChildStatus s = status_of(e.wait_status);
+            if (s.signal && !ended.killed) waiter.interrupted_by(s.signal);
+            if (!ended.busy || waiter.interrupted()) continue; // no result
+            s.timed_out = ended.killed;
+            s.timeout_s = ended.timeout_s;
+            finish(ended, s);
         }
-        if (running.empty()) continue;
-        int wait_status = 0;
-        const pid_t pid = waiter.wait(wait_status, next_deadline(running));
-        if (pid == 0) { // a deadline passed: kill whoever is over it, reap it as usual
-            const auto now = Clock::now();
-            for (auto& [child, r] : running)
-                if (r.timeout_s > 0 && !r.killed && r.deadline <= now) {
-                    kill(child, SIGKILL);
-                    r.killed = true;
-                }
-            continue;
-        }
-        if (pid < 0 && !waiter.interrupted()) { // someone else reaped our children
-            ChildStatus lost;
-            lost.failure = "exit status lost (reaped elsewhere)";
-            for (const auto& [lost_pid, r] : running)
-                done(r.index, lost);
-            running.clear();
-        }
-        const auto it = running.find(pid);
-        if (it == running.end()) continue; // not one of ours
-        const Running r = it->second;
-        running.erase(it);
-        ChildStatus s = status_of(wait_status);
-        if (s.signal && !r.killed) waiter.interrupted_by(s.signal);
-        if (waiter.interrupted()) break; // not a result: the study was interrupted
-        s.timed_out = r.killed;
-        s.timeout_s = r.timeout_s;
-        s.wall_s = std::chrono::duration<double>(Clock::now() - r.start).count();
-        try {
-            done(r.index, s);
-        } catch (...) {
-            end_children(running);
-            throw;
-        }
+    } catch (...) {
+        end_children(children);
+        throw;
     }
-    end_children(running);
+    end_children(children);
     if (devnull >= 0) close(devnull);
     return waiter.interrupted() ? PoolEnd::interrupted
            : go_on              ? PoolEnd::finished

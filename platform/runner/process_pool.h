@@ -1,11 +1,15 @@
 // The one process runner of explore, matrix and sweep: each simulation runs in a child
-// process of its own, because SystemC allows one elaboration per process and because a run
-// that crashes or hangs must not take the others with it. A bounded number of children run
-// at once; each may have a wall-clock limit, past which it is killed and reported as timed out.
+// process, never in the runner, because a run that crashes or hangs must not take the others
+// with it. A bounded number of children run at once; each job may have a wall-clock limit,
+// past which its child is killed and the job reported as timed out.
 //
 // A child is either a program (exec of argv, as explore's tests use a stand-in `ringsim run`)
 // or a function of this very process, forked without exec: the fork server of sweep, where
-// process start-up (exec, dynamic linking) would otherwise dominate a short point.
+// process start-up (exec, dynamic linking) would otherwise dominate a short point. A function
+// marked reusable runs in a worker: a forked child that runs such jobs one after another for
+// as long as each returns 0, so that a short run pays neither a fork nor the first touches
+// of its memory: a fresh child's few hundred page faults, at several microseconds each in a
+// virtual machine, were most of a short run's cost (docs/performance.md, "Cheap runs").
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -25,6 +29,11 @@ struct Job {
     std::function<int()> body;     // else: run in the forked child, its result the exit code
     std::filesystem::path dir;
     double timeout_s = 0; // wall-clock limit; 0: none
+    // `body` may run in a worker, after other reusable jobs: it leaves nothing behind that
+    // changes the next one when it returns 0 (a job that returns anything else, throws or
+    // dies ends its worker). A worker calls make_job(i) itself, in its own copy of this
+    // process, so make_job must depend only on i and on what is fixed before run_pool starts.
+    bool reusable = false;
 };
 
 // How a child ended.
@@ -34,7 +43,7 @@ struct ChildStatus {
     bool timed_out = false; // killed (SIGKILL) at its wall-clock limit
     double timeout_s = 0;   // that limit, for describe()
     std::string failure;    // when it could not be started, or its status was lost
-    double wall_s = 0;      // from fork to reaping
+    double wall_s = 0;      // from its start (a fork, or its index sent to a worker) to its end
     bool ok() const { return failure.empty() && !timed_out && signal == 0 && exit_code == 0; }
     // "exit 3", "killed by signal 11 (Segmentation fault)", "timed out after 5 s", or the
     // failure

@@ -1,6 +1,7 @@
 #include "platform/runner/ringsim_child.h"
 
 #include "platform/cli.h"
+#include "platform/systemc_kernel.h"
 
 namespace ringsim::platform::runner {
 
@@ -10,7 +11,10 @@ Job ringsim_job(std::vector<std::string> args, std::filesystem::path dir, double
     job.timeout_s = timeout_s;
     args.insert(args.begin(), "ringsim");
     job.argv = args; // for messages; the body runs them in this very binary
+    // A worker runs one job after another: each gets a kernel of its own, as in a new process.
+    job.reusable = true;
     job.body = [args]() mutable {
+        fresh_systemc();
         std::vector<char*> pointers;
         for (auto& s : args)
             pointers.push_back(s.data());

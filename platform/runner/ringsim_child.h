@@ -1,6 +1,7 @@
 // A child that is `ringsim run ARGS...` without an exec: the pool forks ringsim itself and the
-// child calls the command line's entry point. Explore, matrix and sweep use it so that a short
-// run does not pay for exec and dynamic linking, nor for loading the binary again.
+// child calls the command line's entry point, in a worker that runs one such job after another
+// with a new SystemC kernel each. Explore, matrix and sweep use it so that a short run pays
+// neither exec and dynamic linking, nor a fork and the first touches of its memory.
 #pragma once
 
 #include "platform/runner/process_pool.h"

@@ -1,16 +1,19 @@
 // The process runner of explore, matrix and sweep (platform/runner/process_pool.h): programs
 // and forked functions as children, their stderr, exit codes and signals, parallelism,
-// stopping, interruption, and the wall-clock limit.
+// stopping, interruption, and the wall-clock limit; reusable functions in workers.
 #include "platform/runner/process_pool.h"
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 using namespace ringsim::platform::runner;
 namespace fs = std::filesystem;
@@ -204,4 +207,145 @@ TEST_F(PoolTest, ChildrenHaveTheirOwnProcessGroup) {
             return true;
         });
     EXPECT_EQ(codes, std::vector<int>{0});
+}
+
+namespace {
+
+// A reusable job that writes "job I" on stderr, sleeps `sleep_s` and ends as `end` says.
+Job reusable_job(const fs::path& dir, size_t i, int end = 0, double sleep_s = 0) {
+    Job job;
+    job.dir = dir / std::to_string(i);
+    job.reusable = true;
+    job.body = [i, end, sleep_s]() -> int {
+        std::cerr << "job " << i << "\n";
+        if (sleep_s > 0) usleep(useconds_t(sleep_s * 1e6));
+        if (end == -1) throw std::runtime_error("boom");
+        if (end == -2) raise(SIGABRT);
+        return end;
+    };
+    return job;
+}
+
+// reusable_job, which also writes its process id into pid.txt of its directory.
+Job pid_job(const fs::path& dir, size_t i, int end = 0) {
+    Job job = reusable_job(dir, i, end);
+    const fs::path file = job.dir / "pid.txt";
+    const auto inner = job.body;
+    job.body = [file, inner] {
+        std::ofstream(file) << getpid();
+        return inner();
+    };
+    return job;
+}
+
+pid_t pid_of(const fs::path& job_dir) {
+    pid_t pid = 0;
+    std::ifstream(job_dir / "pid.txt") >> pid;
+    return pid;
+}
+
+} // namespace
+
+// Reusable jobs run one after another in at most `parallel` workers, each job's stderr in its
+// own stderr.txt and nothing of the job before it.
+TEST_F(PoolTest, ReusableJobsShareWorkersAndKeepTheirOwnStderr) {
+    const size_t n = 8;
+    std::vector<ChildStatus> status(n);
+    const PoolEnd end = run_pool(
+        n, 2, [&](size_t i) { return pid_job(dir, i); },
+        [&](size_t i, const ChildStatus& s) {
+            status[i] = s;
+            return true;
+        });
+    EXPECT_EQ(end, PoolEnd::finished);
+    std::set<pid_t> pids;
+    for (size_t i = 0; i < n; ++i) {
+        EXPECT_TRUE(status[i].ok()) << i << ": " << status[i].describe();
+        EXPECT_EQ(read_text(dir / std::to_string(i) / "stderr.txt"),
+                  "job " + std::to_string(i) + "\n");
+        const pid_t pid = pid_of(dir / std::to_string(i));
+        EXPECT_GT(pid, 0);
+        EXPECT_NE(pid, getpid()); // a child, never the runner
+        pids.insert(pid);
+    }
+    EXPECT_GE(pids.size(), 1u);
+    EXPECT_LE(pids.size(), 2u);
+}
+
+// A job that returns nonzero, throws or dies ends its worker with that result; the jobs after
+// it run in a new worker.
+TEST_F(PoolTest, AFailedReusableJobEndsItsWorkerAndTheNextRunInANewOne) {
+    const std::vector<int> ends = {0, 4, 0, -1, 0, -2, 0, 0};
+    std::vector<ChildStatus> status(ends.size());
+    const PoolEnd end = run_pool(
+        ends.size(), 1, [&](size_t i) { return pid_job(dir, i, ends[i]); },
+        [&](size_t i, const ChildStatus& s) {
+            status[i] = s;
+            return true;
+        });
+    EXPECT_EQ(end, PoolEnd::finished);
+    EXPECT_TRUE(status[0].ok());
+    EXPECT_EQ(status[1].exit_code, 4);
+    EXPECT_EQ(status[3].exit_code, 3);
+    EXPECT_EQ(read_text(dir / "3" / "stderr.txt"), "job 3\nringsim: model error: boom\n");
+    EXPECT_EQ(status[5].signal, SIGABRT);
+    for (size_t i : {2, 4, 6, 7})
+        EXPECT_TRUE(status[i].ok()) << i << ": " << status[i].describe();
+    const auto pid = [&](size_t i) { return pid_of(dir / std::to_string(i)); };
+    EXPECT_EQ(pid(0), pid(1)); // 1 ran in 0's worker, and ended it
+    EXPECT_NE(pid(2), pid(1));
+    EXPECT_EQ(pid(2), pid(3));
+    EXPECT_NE(pid(4), pid(3));
+    EXPECT_EQ(pid(4), pid(5));
+    EXPECT_NE(pid(6), pid(5));
+    EXPECT_EQ(pid(6), pid(7));
+}
+
+// A worker busy past its job's limit is killed and the job reported as timed out; the next
+// job runs in a new worker, without that limit.
+TEST_F(PoolTest, ABusyWorkerPastItsLimitIsKilledAndSaysSo) {
+    std::vector<ChildStatus> status(3);
+    run_pool(
+        3, 1,
+        [&](size_t i) {
+            Job job = reusable_job(dir, i, 0, i == 1 ? 30 : 0);
+            job.timeout_s = i == 1 ? 0.2 : 0;
+            return job;
+        },
+        [&](size_t i, const ChildStatus& s) {
+            status[i] = s;
+            return true;
+        });
+    EXPECT_TRUE(status[0].ok());
+    EXPECT_TRUE(status[1].timed_out);
+    EXPECT_EQ(status[1].describe(), "timed out after 0.2 s (killed)");
+    EXPECT_TRUE(status[2].ok()) << status[2].describe();
+}
+
+// An interrupted pool ends its busy and its idle workers and reaps them all.
+TEST_F(PoolTest, AnInterruptedPoolEndsItsWorkers) {
+    size_t ended = 0;
+    const pid_t runner = getpid();
+    const PoolEnd end = run_pool(
+        6, 2,
+        [&](size_t i) {
+            Job job = reusable_job(dir, i, 0, i == 0 ? 0 : 30);
+            if (i == 0) { // ends at once, leaving its worker idle, once the next job started
+                job.body = [runner] {
+                    usleep(200000);
+                    kill(runner, SIGINT);
+                    return 0;
+                };
+            }
+            return job;
+        },
+        [&](size_t, const ChildStatus&) {
+            ++ended;
+            return true;
+        });
+    EXPECT_EQ(end, PoolEnd::interrupted);
+    EXPECT_LE(ended, 1u); // job 0 may have answered before the interruption was seen
+    int wait_status = 0;
+    EXPECT_EQ(waitpid(-1, &wait_status, WNOHANG), -1); // no child left, not even an idle one
+    EXPECT_EQ(errno, ECHILD);
 }

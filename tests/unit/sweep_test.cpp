@@ -155,6 +155,32 @@ TEST_F(SweepTest, SameResultsWithOneJobTwoJobsAndFourShards) {
     EXPECT_NE(alone.err.find("have no result"), std::string::npos) << alone.err;
 }
 
+// One worker process runs every point of a one-job sweep, one after another: each point's
+// stats are still those of its own `ringsim run` in a process of its own, with the seed and
+// settings its line names (platform/runner/process_pool.h, reusable jobs).
+TEST_F(SweepTest, EachPointIsTheRunOfItsOwnProcess) {
+    ASSERT_EQ(ringsim("sweep spec.json --out one --jobs 1").code, 0);
+    size_t compared = 0;
+    for (const auto& e : fs::directory_iterator(dir / "one")) {
+        if (e.path().extension() != ".jsonl") continue;
+        std::ifstream in(e.path());
+        for (std::string text; std::getline(in, text);) {
+            const json line = json::parse(text);
+            std::string args = "run base.json --seed " +
+                               std::to_string(line["seed"].get<uint64_t>()) +
+                               " --set duration=2ms --out alone";
+            for (const auto& [path, value] : line["axes"].items())
+                args += " --set " + path + "=" +
+                        (value.is_string() ? value.get<std::string>() : value.dump());
+            const Result r = ringsim(args);
+            ASSERT_EQ(r.code, 0) << args << ": " << r.err;
+            EXPECT_EQ(json::parse(read_file(dir / "alone" / "stats.json")), line["stats"]) << args;
+            ++compared;
+        }
+    }
+    EXPECT_EQ(compared, 12u);
+}
+
 // Kill the sweep (SIGKILL) with nothing written, part-way, and with a torn last line; each
 // rerun of the same command ends with every (point, replicate) exactly once, as a run never
 // killed gives them.

@@ -1,0 +1,24 @@
+#include "platform/systemc_kernel.h"
+
+#include <systemc>
+
+namespace ringsim::platform {
+
+void configure_systemc() {
+    // Resolution 1 ps, before anything creates a time (ANCHORS §6: no silent rounding).
+    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+    // ringsim ends every run with sc_stop() on purpose: that is not news worth printing.
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                            sc_core::SC_DO_NOTHING);
+}
+
+void fresh_systemc() {
+    // SystemC 2.3 keeps its kernel in these two globals and makes a new one on first use when
+    // they are null; the time resolution belongs to the kernel, so it is set again.
+    delete sc_core::sc_curr_simcontext;
+    sc_core::sc_curr_simcontext = nullptr;
+    sc_core::sc_default_global_context = nullptr;
+    configure_systemc();
+}
+
+} // namespace ringsim::platform
