@@ -256,10 +256,12 @@ std::string component_of(const SelfCost& c) {
         return "libc memcpy, memset, memcmp";
     if (contains(c.object, "ld-linux") || contains(c.file, "/elf/"))
         return "dynamic linker and start-up";
+    // callgrind_annotate names a file under its working directory relative to it
+    // ("models/memory/x.cpp" when run from the source tree), any other absolute.
     for (const char* dir : {"models/", "platform/", "systemc/"}) {
         const size_t at = c.file.rfind(std::string("/") + dir);
-        if (at == std::string::npos) continue;
-        const size_t from = at + 1;
+        if (at == std::string::npos && !starts(c.file, dir)) continue;
+        const size_t from = at == std::string::npos ? 0 : at + 1;
         const size_t slash = c.file.find('/', from + std::string(dir).size());
         return slash == std::string::npos ? c.file.substr(from, c.file.rfind('/') - from)
                                           : c.file.substr(from, slash - from);

@@ -1,0 +1,58 @@
+// The benchmark's profile tables (tests/bench/bench_process.h): each function's self cost is
+// put in its component whether callgrind_annotate names its file relative to the working
+// directory (a run from the source tree, as `cmake --build build --target bench` runs it) or
+// absolute, and inlined code counts for the function it was inlined into.
+#include "tests/bench/bench_process.h"
+
+#include <gtest/gtest.h>
+
+using namespace ringsim::bench;
+
+namespace {
+SelfCost cost(std::string file, std::string function, std::string object, double ir = 0) {
+    return SelfCost{std::move(file), std::move(function), std::move(object), ir};
+}
+} // namespace
+
+TEST(BenchProfile, RingsimFilesAreTheirDirectoryRelativeOrAbsolute) {
+    const std::string bin = "/work/build/ringsim";
+    EXPECT_EQ(component_of(cost("models/memory/ordering_engine.cpp", "OrderingEngine::store", bin)),
+              "models/memory");
+    EXPECT_EQ(component_of(cost("/src/ringsim/models/check/ledger.cpp", "Ledger::place", bin)),
+              "models/check");
+    EXPECT_EQ(component_of(cost("platform/run_loop.cpp", "run_loop", bin)), "platform");
+    EXPECT_EQ(component_of(cost("platform/export/perf_data_writer.cpp", "write", bin)),
+              "platform/export");
+    EXPECT_EQ(component_of(cost("???", "f", "/work/build/ringsim")), "other"); // no debug info
+}
+
+TEST(BenchProfile, LibrariesAreTheirOwnComponents) {
+    EXPECT_EQ(component_of(cost("???", "sc_core::sc_simcontext::crunch(bool)",
+                                "/usr/lib/x86_64-linux-gnu/libsystemc-2.3.4.so")),
+              "SystemC kernel (libsystemc)");
+    EXPECT_EQ(component_of(cost("./malloc/./malloc/malloc.c", "_int_malloc",
+                                "/usr/lib/x86_64-linux-gnu/libc.so.6")),
+              "allocator (malloc, free, new, delete)");
+    EXPECT_EQ(component_of(cost("./string/../sysdeps/x86_64/multiarch/memcmp-avx2-movbe.S",
+                                "__memcmp_avx2_movbe", "/usr/lib/x86_64-linux-gnu/libc.so.6")),
+              "libc memcpy, memset, memcmp");
+    EXPECT_EQ(component_of(cost("/usr/include/c++/12/bits/stl_tree.h", "std::_Rb_tree::_M_insert",
+                                "/work/build/ringsim")),
+              "C++ library templates (std::map, vector, ...) compiled into ringsim");
+}
+
+// A row without an object is code inlined from another file: it counts for the function's
+// home, the file of its own row.
+TEST(BenchProfile, InlinedCodeCountsForItsFunctionsHome) {
+    Callgrind shorter, longer;
+    shorter.ok = longer.ok = true;
+    shorter.ir = 100;
+    longer.ir = 1100;
+    shorter.records = 10;
+    longer.records = 20;
+    longer.functions = {cost("models/check/ledger.cpp", "Ledger::place", "/b/ringsim", 600),
+                        cost("models/common/ring_deque.h", "Ledger::place", "", 400)};
+    const auto by = per_record_by(shorter, longer, component_of);
+    ASSERT_EQ(by.size(), 1u);
+    EXPECT_DOUBLE_EQ(by.at("models/check"), 100);
+}
