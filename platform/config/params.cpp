@@ -12,6 +12,7 @@
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+#include <unordered_map>
 #include <utility>
 
 namespace ringsim::config {
@@ -659,9 +660,16 @@ const std::vector<Param>& params() {
 }
 
 const Param* find_param(std::string_view pattern) {
-    for (const Param& p : params())
-        if (p.path == pattern) return &p;
-    return nullptr;
+    // Asked for every key of every scenario loaded: a worker of sweep or matrix loads one per
+    // run, and a scan of the whole table for each key was a tenth of a short run's cost.
+    static const std::unordered_map<std::string_view, const Param*> index = [] {
+        std::unordered_map<std::string_view, const Param*> by_path;
+        for (const Param& p : params())
+            by_path.emplace(p.path, &p); // the first of a path, as the scan found it
+        return by_path;
+    }();
+    const auto it = index.find(pattern);
+    return it == index.end() ? nullptr : it->second;
 }
 
 std::vector<const Param*> child_params(std::string_view pattern) {
