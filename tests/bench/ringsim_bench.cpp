@@ -253,7 +253,8 @@ struct Bench {
 
     // The cost of a run in explore, matrix and sweep, and the sweep's parallel speed-up.
     void runs() {
-        std::printf("\nruns (explore, matrix and sweep fork one child per run)\n");
+        std::printf(
+            "\nruns (explore, matrix and sweep: runs one after another in reusable workers)\n");
         const std::string dir = "/tmp/ringsim-bench-sweep-" + std::to_string(getpid());
         std::filesystem::remove_all(dir);
         std::filesystem::create_directories(dir);
