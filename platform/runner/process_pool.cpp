@@ -95,6 +95,18 @@ void become_child(pid_t parent, const sigset_t& child_mask, int devnull) {
     dup2(devnull, STDOUT_FILENO);
 }
 
+// fork(), after flushing what this process buffered (the child must not write it a second
+// time); the child has become_child()'s setup when it returns 0.
+pid_t fork_child(const sigset_t& child_mask, int devnull) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid == 0) become_child(parent, child_mask, devnull);
+    return pid;
+}
+
 // Starts one job in a child of its own; returns its pid, or -1 with `error` set.
 pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string& error) {
     const int err_fd = open_job_stderr(job, error);
@@ -102,14 +114,8 @@ pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string
     CArgv argv(job.body ? std::vector<std::string>{"-"} : job.argv);
     const std::string exec_failed =
         "ringsim: cannot execute " + (job.argv.empty() ? std::string("?") : job.argv[0]) + "\n";
-    // What the parent buffered must not be written a second time by the child.
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
+    const pid_t pid = fork_child(child_mask, devnull);
     if (pid == 0) {
-        become_child(parent, child_mask, devnull);
         dup2(err_fd, STDERR_FILENO);
         if (job.body) run_body(job.body);
         execv(argv.pointers[0], argv.pointers.data());
@@ -155,13 +161,8 @@ pid_t spawn_worker(const std::function<Job(size_t)>& make_job, int devnull,
         error = std::string("not started: socketpair failed: ") + std::strerror(errno);
         return -1;
     }
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
+    const pid_t pid = fork_child(child_mask, devnull);
     if (pid == 0) {
-        become_child(parent, child_mask, devnull);
         close(ends[0]);
         serve(ends[1], make_job, devnull);
     }

@@ -116,7 +116,12 @@ void PrintTo(const Config& c, std::ostream* os) {
 class Reachability : public ::testing::TestWithParam<Config> {
 protected:
     void SetUp() override {
-        path = ::testing::TempDir() + "/reach-" + name_of(GetParam()) + ".json";
+        // The test's name too: ctest -j2 runs two tests of one configuration at once, and
+        // their scenario and output files must not be each other's.
+        // "ArmShows.../1x4KiB_24B_push": the case's own name, before the parameter's.
+        std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        test = test.substr(0, test.find('/'));
+        path = ::testing::TempDir() + "/reach-" + name_of(GetParam()) + "-" + test + ".json";
         std::ofstream(path) << scenario(GetParam()).dump(2);
     }
     json run(const std::string& args) {

@@ -1,0 +1,33 @@
+// A new SystemC kernel for each run of a worker (platform/systemc_kernel.h): the models'
+// clock (models/common/sim_clock.h) is the current kernel's, never one kept from before.
+#include "models/common/sim_clock.h"
+#include "platform/systemc_kernel.h"
+
+#include <gtest/gtest.h>
+#include <systemc>
+
+using namespace ringsim;
+
+TEST(SystemcKernel, TheModelsClockFollowsTheCurrentKernel) {
+    platform::configure_systemc();
+    sc_core::sc_start(sc_core::sc_time::from_value(7000));
+    EXPECT_EQ(models::sim_now(), 7000u);
+    // The next kernel, made while the old one is still alive, is at another address for sure
+    // (fresh_systemc deletes the old one first, and malloc may or may not reuse its place).
+    sc_core::sc_curr_simcontext = nullptr;
+    sc_core::sc_default_global_context = nullptr;
+    platform::configure_systemc();
+    EXPECT_EQ(models::sim_now(), 0u);
+    sc_core::sc_start(sc_core::sc_time::from_value(3000));
+    EXPECT_EQ(models::sim_now(), 3000u);
+}
+
+TEST(SystemcKernel, AFreshKernelStartsAtZeroWithPicoseconds) {
+    platform::configure_systemc();
+    sc_core::sc_start(sc_core::sc_time::from_value(5000));
+    platform::fresh_systemc();
+    EXPECT_EQ(models::sim_now(), 0u);
+    EXPECT_EQ(sc_core::sc_get_time_resolution(), sc_core::sc_time(1, sc_core::SC_PS));
+    sc_core::sc_start(sc_core::sc_time::from_value(2500));
+    EXPECT_EQ(models::sim_now(), 2500u);
+}
