@@ -15,7 +15,11 @@ void configure_systemc() {
 void fresh_systemc() {
     // SystemC 2.3 keeps its kernel in these two globals and makes a new one on first use when
     // they are null; the time resolution belongs to the kernel, so it is set again.
-    delete sc_core::sc_curr_simcontext;
+    // The library's static sc_event::none was made in the first kernel and its destructor,
+    // at exit, unregisters its name there: that kernel stays alive (one, not one per run),
+    // the later ones are deleted.
+    static sc_core::sc_simcontext* const first = sc_core::sc_get_curr_simcontext();
+    if (sc_core::sc_curr_simcontext != first) delete sc_core::sc_curr_simcontext;
     sc_core::sc_curr_simcontext = nullptr;
     sc_core::sc_default_global_context = nullptr;
     configure_systemc();
