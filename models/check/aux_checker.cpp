@@ -758,8 +758,8 @@ void declare_aux_checker_stats(StatRegistry& r) {
             StatScope::total);
     };
     own("aux.records_delivered", "records",
-        "PERF_RECORD_AUX records the tool delivered, each once (perf.data holds one that "
-        "perf_mmap__push copied twice twice, and perf report counts both)",
+        "PERF_RECORD_AUX records the tool delivered, each once (perf.data holds twice one that "
+        "perf_mmap__push copied twice, and perf report counts both)",
         &N::records_delivered);
     own("aux.truncated_delivered", "records", "of those, flagged TRUNCATED (C9)",
         &N::truncated_delivered);
