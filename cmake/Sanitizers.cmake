@@ -6,7 +6,10 @@ if(RINGSIM_SANITIZE)
 endif()
 
 # Every program that links SystemC gets the main-stack announcement at exit (see the
-# file's header: without it LeakSanitizer may scan a dead coroutine stack and crash).
+# file's header: without it LeakSanitizer may scan a dead coroutine stack and crash), and
+# an munmap that clears the shadow of an unmapped coroutine stack (see its header: without
+# it a worker's next SystemC kernel inherits the red zones of the last one's stacks).
 if(RINGSIM_SANITIZE MATCHES "address")
-  target_sources(ringsim_systemc INTERFACE ${CMAKE_CURRENT_LIST_DIR}/systemc_asan_main_stack.cpp)
+  target_sources(ringsim_systemc INTERFACE ${CMAKE_CURRENT_LIST_DIR}/systemc_asan_main_stack.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/systemc_asan_stack_unmap.cpp)
 endif()
