@@ -248,10 +248,11 @@ void AuxChecker::close_settled() {
     }
 }
 
-std::optional<uint64_t> AuxChecker::source_offset(const Aux& a, uint8_t id, uint64_t frame) const {
+std::optional<coresight::SourceRun> AuxChecker::source_offset(const Aux& a, uint8_t id,
+                                                              uint64_t frame) const {
     const Aux::OffsetHint& h = a.hint;
     if (h.generation == a.generation && h.id == id && frame >= h.from && frame < h.until)
-        return h.at(frame);
+        return coresight::SourceRun{h.at(frame), h.until, coresight::kFrameSourceBytes};
     // The newest commit that wrote the frame wrote what the decoder is reading (verify()).
     // A newer commit starting above the frame bounds the frames the answer holds for.
     uint64_t until = ~uint64_t(0);
@@ -274,7 +275,7 @@ std::optional<uint64_t> AuxChecker::source_offset(const Aux& a, uint8_t id, uint
                   frame,        std::min({until, end, k.data_off + same_until * kFrame}),
                   k.data_off,   r->first_frame,
                   r->src_off};
-        return a.hint.at(frame);
+        return coresight::SourceRun{a.hint.at(frame), a.hint.until, coresight::kFrameSourceBytes};
     }
     return std::nullopt;
 }

@@ -95,8 +95,10 @@ private:
     void take_good(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n);
     void feed(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n);
     // Where the bytes of trace ID `id` in the frame at AUX offset `frame` of buffer a start in
-    // that source's stream, by the newest commit that wrote the frame (nullopt: none holds it).
-    std::optional<uint64_t> source_offset(const Aux& a, uint8_t id, uint64_t frame) const;
+    // that source's stream, by the newest commit that wrote the frame (nullopt: none holds it),
+    // and up to which frame the same run of source bytes goes on.
+    std::optional<coresight::SourceRun> source_offset(const Aux& a, uint8_t id,
+                                                      uint64_t frame) const;
     // Source bytes behind AUX bytes [first, end) of buffer a: f(id, src_off, n).
     void trace_behind(const Aux& a, uint64_t first, uint64_t end,
                       const std::function<void(uint8_t, uint64_t, uint64_t)>& f) const;

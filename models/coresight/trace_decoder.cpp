@@ -11,7 +11,7 @@ namespace ringsim::models::coresight {
 struct TraceDecoder::Source : EtmListener {
     Source(TraceDecoder& o, uint8_t trace_id) : owner(o), id(trace_id), decoder(this) {}
 
-    void on_gap(uint64_t /*pos*/, const EtmGap& gap) override { owner.record_gap(*this, gap); }
+    void on_gap(uint64_t pos, const EtmGap& gap) override { owner.record_gap(*this, pos, gap); }
     void on_count(uint64_t pos, uint64_t count) override {
         barrier_since_count = false;
         discontinuity_since_count = false;
@@ -93,6 +93,9 @@ void TraceDecoder::feed(uint64_t aux_offset, const uint8_t* data, size_t size) {
     m_pending_skip -= skip;
     m_stats.misaligned_bytes += skip;
     if (size > skip) m_deformatter.feed(data + skip, size - skip);
+    // A batch never outlives the chunk, so that every count, gap and summary is up to date
+    // when feed() returns.
+    feed_batch();
 }
 
 // The chunk does not continue the bytes before it (or is the first): frame state and every
@@ -113,47 +116,95 @@ void TraceDecoder::start_chunk(uint64_t aux_offset) {
     m_deformatter.reset(boundary);
 }
 
+// One frame's bytes of `id` (or part of them: the deformatter's general path may split a
+// frame among IDs). Splice detection asks, for the first bytes of a batch, whether they go on
+// from the open packet's bytes in the source; inside a batch they do by construction (a frame
+// joins only within its first frame's SourceRun, after a frame holding exactly its stride), so
+// feeding the batch at once finds the same seams as feeding frame by frame.
 void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_pos) {
+    Batch& b = m_batch;
+    if (b.source && b.source->id == id && frame_pos == b.next_frame && frame_pos < b.until &&
+        (b.stride == 0 || b.source->frame_bytes == b.stride)) {
+        Source& s = *b.source;
+        b.frames.emplace_back(b.bytes.size(), frame_pos);
+        b.bytes.insert(b.bytes.end(), p, p + n);
+        b.next_frame = frame_pos + kFrameSize;
+        s.bytes += n;
+        s.frame = frame_pos;
+        s.frame_bytes = n;
+        return;
+    }
+    feed_batch();
     m_current_frame = frame_pos;
     Source& s = m_last_source && m_last_source->id == id ? *m_last_source : source(id);
     m_last_source = &s;
     s.bytes += n;
-    const auto& where = m_options.source_offset;
     if (frame_pos != s.frame) {
         s.frame = frame_pos;
         s.frame_bytes = 0;
     }
-    // Where this frame's bytes of `id` start in the source: asked at most once per call (a
-    // lookup through the sink's frame log), and only when a packet is open across frames.
-    std::optional<uint64_t> src;
-    bool asked = false;
-    auto src_of_frame = [&]() -> const std::optional<uint64_t>& {
-        if (!asked) src = where(id, frame_pos);
-        asked = true;
-        return src;
-    };
+    const auto& where = m_options.source_offset;
+    std::optional<SourceRun> run;
+    if (where) run = where(id, frame_pos);
     // A packet left open by earlier bytes goes on with these: do they follow those in the
-    // source? (Asked only then: the source offsets of other frames do not matter.)
-    if (where && s.next_src_known && s.decoder.mid_packet())
-        if (const auto& at = src_of_frame(); at && *at + s.frame_bytes != s.next_src)
-            s.seam = s.decoder.position();
+    // source?
+    if (run && s.next_src_known && s.decoder.mid_packet() &&
+        run->offset + s.frame_bytes != s.next_src)
+        s.seam = s.decoder.position();
     s.next_src_known = false;
-    s.decoder.feed(p, n);
+
+    b.source = &s;
+    b.bytes.assign(p, p + n);
+    b.frames.assign(1, {0, frame_pos});
+    b.start_pos = s.decoder.position();
+    b.next_frame = frame_pos + kFrameSize;
+    b.run = run;
+    // Without source offsets no seam is looked for: any next frame of the ID may join.
+    // With them, only frames the run covers, each after a frame holding the run's stride.
+    b.until = !m_options.batch_frames ? 0 : !where ? UINT64_MAX : run ? run->until : 0;
+    b.stride = where && run ? run->bytes_per_frame : 0;
     s.frame_bytes += n;
-    if (where && s.decoder.mid_packet())
-        if (const auto& at = src_of_frame()) {
-            s.next_src = *at + s.frame_bytes;
-            s.next_src_known = true;
-        }
+}
+
+// Feeds the batch to its source's decoder; then, if a packet is open, where its next bytes
+// must start in the source (the batch's last frame's offset, by its run, plus what it held).
+void TraceDecoder::feed_batch() {
+    Batch& b = m_batch;
+    if (!b.source) return;
+    Source& s = *b.source;
+    m_feeding_batch = true;
+    s.decoder.feed(b.bytes.data(), b.bytes.size());
+    m_feeding_batch = false;
+    const uint64_t last = b.frames.back().second;
+    m_current_frame = last;
+    if (b.run && s.decoder.mid_packet()) {
+        const uint64_t frames_after = (last - b.frames.front().second) / kFrameSize;
+        s.next_src = b.run->offset + frames_after * b.run->bytes_per_frame + s.frame_bytes;
+        s.next_src_known = true;
+    }
+    b.source = nullptr;
+}
+
+// The AUX offset of the frame holding the byte at decoder position pos: in the batch being
+// fed, the frame it came from; else the frame being unpacked.
+uint64_t TraceDecoder::frame_of(uint64_t pos) const {
+    const Batch& b = m_batch;
+    if (!m_feeding_batch || pos < b.start_pos) return m_current_frame;
+    const uint64_t at = pos - b.start_pos;
+    auto it = std::upper_bound(b.frames.begin(), b.frames.end(), at,
+                               [](uint64_t v, const auto& f) { return v < f.first; });
+    return std::prev(it)->second;
 }
 
 void TraceDecoder::barrier(uint64_t pos, uint64_t count) {
+    feed_batch();
     if (count % (kFrameSize / kFsyncSize) == 0 && m_barrier_offsets.size() < m_options.max_barriers)
         m_barrier_offsets.push_back(pos);
     all_sources_lose_sync(true);
 }
 
 void TraceDecoder::frame_error(FrameError e) {
+    feed_batch();
     // An FSYNC run is handled by barrier(); the others lose bytes of unknown sources.
     if (e != FrameError::kFsyncRunNotFrames) all_sources_lose_sync(false);
 }
@@ -172,7 +223,9 @@ void TraceDecoder::all_sources_lose_sync(bool barrier) {
     }
 }
 
-void TraceDecoder::record_gap(const Source& s, const EtmGap& g) {
+// pos: where the count packet that showed the gap starts in the source's decoded stream; the
+// gap is placed at the frame holding its last byte.
+void TraceDecoder::record_gap(const Source& s, uint64_t pos, const EtmGap& g) {
     if (m_gaps.size() >= m_options.max_gaps) {
         ++m_gaps_dropped;
         return;
@@ -181,7 +234,7 @@ void TraceDecoder::record_gap(const Source& s, const EtmGap& g) {
     gap.trace_id = s.id;
     gap.first_missing = g.first_missing;
     gap.missing = g.missing;
-    gap.aux_offset = m_current_frame;
+    gap.aux_offset = frame_of(pos + kCountPacketSize - 1);
     gap.after_barrier = s.barrier_since_count;
     gap.after_discontinuity = s.discontinuity_since_count;
     gap.after_sync = g.after_sync;
@@ -191,6 +244,7 @@ void TraceDecoder::record_gap(const Source& s, const EtmGap& g) {
 
 void TraceDecoder::finish() {
     m_deformatter.finish();
+    feed_batch();
     for (auto& s : m_sources)
         if (s) {
             s->decoder.finish();

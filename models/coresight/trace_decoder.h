@@ -23,9 +23,20 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace ringsim::models::coresight {
+
+// Where one frame's bytes of a trace ID start in the source's own stream, and for how many
+// frames after it the answer goes on: every frame from this one up to the AUX offset `until`
+// (exclusive) holds `bytes_per_frame` bytes of the ID, each frame's following the previous
+// frame's in the source (the sink's frame runs, etr_frame_log.h).
+struct SourceRun {
+    uint64_t offset = 0;
+    uint64_t until = 0;
+    uint64_t bytes_per_frame = 0;
+};
 
 struct TraceDecoderOptions {
     // Frames start at AUX offsets that are multiples of this (the ETR writes whole frames and
@@ -44,12 +55,19 @@ struct TraceDecoderOptions {
     // Splices. A sink whose FIFO overflows drops whole frames and says nothing in the trace
     // (no ETM Overflow packet is modelled), so a decoder can join the first bytes of one count
     // packet with bytes of a later packet and decode a count from them, of any value. Only
-    // the bytes' origin tells: when source_offset is set it is asked, for a frame that carries
-    // bytes of a packet begun in an earlier frame (and for that earlier frame), where the
-    // frame's bytes of the ID start in the source's own stream: (id, AUX offset of the frame)
-    // -> offset, nullopt if unknown. A count packet whose bytes do not follow each other in
+    // the bytes' origin tells: when source_offset is set it is asked, for the first frame of
+    // each run of one ID's frames, where the frame's bytes of the ID start in the source's
+    // own stream and how many frames after it go on from there: (id, AUX offset of the frame)
+    // -> SourceRun, nullopt if unknown. A count packet whose bytes do not follow each other in
     // the source goes to on_spliced (id, the count it decoded to) and never to on_counts.
-    std::function<std::optional<uint64_t>(uint8_t, uint64_t)> source_offset;
+    std::function<std::optional<SourceRun>(uint8_t, uint64_t)> source_offset;
+    // Feeds each ETM decoder whole runs of frames instead of frame by frame: consecutive
+    // frames of one ID whose bytes follow each other in the source (by source_offset's runs,
+    // or any when it is not set) go to the decoder as one piece, so that its whole-packet
+    // fast path applies across frame boundaries. Every event, position and count is the same
+    // either way (tests/unit/trace_decoder_test.cpp holds the two to each other); false is
+    // there for that test.
+    bool batch_frames = true;
     std::function<void(uint8_t, uint64_t)> on_spliced;
 };
 
@@ -139,8 +157,23 @@ private:
     void barrier(uint64_t pos, uint64_t count);
     void frame_error(FrameError e);
     void all_sources_lose_sync(bool barrier);
-    void record_gap(const Source& s, const EtmGap& g);
+    void record_gap(const Source& s, uint64_t pos, const EtmGap& g);
     void start_chunk(uint64_t aux_offset);
+    void feed_batch();
+    uint64_t frame_of(uint64_t pos) const;
+
+    // Frames of one source gathered for one feed of its decoder (batch_frames): their bytes,
+    // where each frame's begin in them, and whether the next frame may join.
+    struct Batch {
+        Source* source = nullptr;
+        std::vector<uint8_t> bytes;
+        std::vector<std::pair<uint64_t, uint64_t>> frames; // (offset in bytes, frame's AUX offset)
+        uint64_t start_pos = 0;                            // the decoder's position at bytes[0]
+        uint64_t next_frame = 0;      // the AUX offset of the frame that may join
+        uint64_t until = 0;           // frames from here on do not continue the source's bytes
+        uint64_t stride = 0;          // bytes a frame must hold for the next one to join (0: any)
+        std::optional<SourceRun> run; // source_offset's answer for the first frame
+    };
 
     TraceDecoderOptions m_options;
     std::unique_ptr<Sink> m_sink;
@@ -148,6 +181,8 @@ private:
     std::array<std::unique_ptr<Source>, 128> m_sources;
     Source* m_last_source = nullptr; // the source of the last data() call (frames come in runs)
     uint64_t m_current_frame = 0;    // AUX offset of the frame being unpacked
+    Batch m_batch;
+    bool m_feeding_batch = false; // the decoder is reading m_batch: positions map to its frames
     bool m_started = false;
     uint64_t m_next_offset = 0;  // AUX offset the next chunk should start at
     uint64_t m_pending_skip = 0; // bytes still to skip to reach a frame boundary

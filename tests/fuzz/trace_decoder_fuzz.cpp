@@ -27,14 +27,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (flags & 16) {
         // Where a frame's bytes start in the source's stream: known for most frames, so that
         // both the splice check and its "unknown" path run.
-        o.source_offset = [](uint8_t id, uint64_t frame) -> std::optional<uint64_t> {
-            if ((frame / kFrameSize) % 5 == 4) return std::nullopt;
-            return frame / kFrameSize * kFrameDataSlots + id;
+        o.source_offset = [](uint8_t id, uint64_t frame) -> std::optional<SourceRun> {
+            const uint64_t f = frame / kFrameSize;
+            if (f % 5 == 4) return std::nullopt;
+            return SourceRun{f * kFrameDataSlots + id, (f / 5 * 5 + 4) * kFrameSize,
+                             kFrameDataSlots};
         };
         o.on_spliced = [&sum](uint8_t id, uint64_t count) { sum += id ^ count; };
     }
+    o.batch_frames = !(flags & 32);
     TraceDecoder decoder(o);
-    uint64_t offset = uint64_t(flags >> 5) << 12; // AUX offsets need not start at 0
+    uint64_t offset = uint64_t(flags >> 6) << 12; // AUX offsets need not start at 0
     while (!in.empty()) {
         const uint8_t jump = in.u8();
         size_t n = 0;
