@@ -391,7 +391,8 @@ void AuxChecker::on_aux_copied(unsigned idx, uint64_t pos, const uint8_t* data, 
 
 void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
                         const std::vector<CopySource>& src, const CopyContext& ctx) {
-    m_expect.resize(n);
+    // Grown, never shrunk: reads of different lengths would zero-fill the difference anew.
+    if (m_expect.size() < n) m_expect.resize(n);
     expected_bytes(a, pos, n, m_expect.data(), nullptr);
     // One violation per read that returned wrong bytes, named by its first wrong range.
     uint64_t wrong = 0, first_bad = 0, first_end = 0;
