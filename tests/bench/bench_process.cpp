@@ -156,6 +156,9 @@ Callgrind callgrind(const std::string& ringsim, const std::string& scenario,
     const auto stats = read_json(out + "/stats.json");
     if (stats.is_discarded()) return cg;
     cg.records = produced_records(stats);
+    if (stats.at("total").contains("aux"))
+        cg.delivered_mb =
+            stats.at("total").at("aux").at("bytes").at("delivered").get<double>() / 1e6;
     // Self cost of every function: "  1,234 ( 0.12%)  file:function [object]"; code inlined
     // from another file has a line of its own, without the object.
     const std::string cmd = "callgrind_annotate --auto=no --threshold=100 " + profile;
@@ -195,6 +198,11 @@ Callgrind callgrind(const std::string& ringsim, const std::string& scenario,
 double per_record(const Callgrind& shorter, const Callgrind& longer) {
     if (!shorter.ok || !longer.ok || longer.records <= shorter.records) return 0;
     return (longer.ir - shorter.ir) / (longer.records - shorter.records);
+}
+
+double per_delivered_mb(const Callgrind& shorter, const Callgrind& longer) {
+    if (!shorter.ok || !longer.ok || longer.delivered_mb <= shorter.delivered_mb) return 0;
+    return (longer.ir - shorter.ir) / (longer.delivered_mb - shorter.delivered_mb);
 }
 
 namespace {

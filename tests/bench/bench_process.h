@@ -50,8 +50,9 @@ struct SelfCost {
 };
 struct Callgrind {
     bool ok = false;
-    double ir = 0;      // the whole run
-    double records = 0; // produced
+    double ir = 0;           // the whole run
+    double records = 0;      // produced
+    double delivered_mb = 0; // AUX trace delivered, in MB (1e6 B)
     std::vector<SelfCost> functions;
 };
 // `ringsim run SCENARIO --set duration=MS ...` under valgrind's callgrind.
@@ -61,6 +62,8 @@ Callgrind callgrind(const std::string& ringsim, const std::string& scenario,
 // Instructions per record between two callgrind runs of one scenario, a short and a long:
 // start-up and the end of the run cancel. 0 when either failed.
 double per_record(const Callgrind& shorter, const Callgrind& longer);
+// The same per MB of AUX trace delivered. 0 when either failed.
+double per_delivered_mb(const Callgrind& shorter, const Callgrind& longer);
 
 // Self instructions per record between the two runs, summed by group: `group` maps a
 // function's cost to a name ("" leaves it out).
