@@ -160,8 +160,12 @@ void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_p
     b.next_frame = frame_pos + kFrameSize;
     b.run = run;
     // Without source offsets no seam is looked for: any next frame of the ID may join.
-    // With them, only frames the run covers, each after a frame holding the run's stride.
-    b.until = !m_options.batch_frames ? 0 : !where ? UINT64_MAX : run ? run->until : 0;
+    // With them, only frames the run covers, each after a frame holding the run's stride (a
+    // run of 0 bytes per frame covers nothing: stride 0 would let any frame join).
+    b.until = !m_options.batch_frames            ? 0
+              : !where                           ? UINT64_MAX
+              : run && run->bytes_per_frame != 0 ? run->until
+                                                 : 0;
     b.stride = where && run ? run->bytes_per_frame : 0;
     s.frame_bytes += n;
 }
