@@ -110,6 +110,10 @@ struct AuxChecker::Aux {
             return src_off +
                    ((frame - data_off) / kFrame - first_frame) * coresight::kFrameSourceBytes;
         }
+        // The answer for a frame in [from, until): full frames of one run up to `until`.
+        coresight::SourceRun run_at(uint64_t frame) const {
+            return {at(frame), until, coresight::kFrameSourceBytes};
+        }
     };
     mutable OffsetHint hint;
     struct Record {
@@ -252,7 +256,7 @@ std::optional<coresight::SourceRun> AuxChecker::source_offset(const Aux& a, uint
                                                               uint64_t frame) const {
     const Aux::OffsetHint& h = a.hint;
     if (h.generation == a.generation && h.id == id && frame >= h.from && frame < h.until)
-        return coresight::SourceRun{h.at(frame), h.until, coresight::kFrameSourceBytes};
+        return h.run_at(frame);
     // The newest commit that wrote the frame wrote what the decoder is reading (verify()).
     // A newer commit starting above the frame bounds the frames the answer holds for.
     uint64_t until = ~uint64_t(0);
@@ -275,7 +279,7 @@ std::optional<coresight::SourceRun> AuxChecker::source_offset(const Aux& a, uint
                   frame,        std::min({until, end, k.data_off + same_until * kFrame}),
                   k.data_off,   r->first_frame,
                   r->src_off};
-        return coresight::SourceRun{a.hint.at(frame), a.hint.until, coresight::kFrameSourceBytes};
+        return a.hint.run_at(frame);
     }
     return std::nullopt;
 }

@@ -119,12 +119,12 @@ void TraceDecoder::start_chunk(uint64_t aux_offset) {
 // One frame's bytes of `id` (or part of them: the deformatter's general path may split a
 // frame among IDs). Splice detection asks, for the first bytes of a batch, whether they go on
 // from the open packet's bytes in the source; inside a batch they do by construction (a frame
-// joins only within its first frame's SourceRun, after a frame holding exactly its stride), so
-// feeding the batch at once finds the same seams as feeding frame by frame.
+// joins only within its first frame's SourceRun, after a frame holding exactly its bytes per
+// frame), so feeding the batch at once finds the same seams as feeding frame by frame.
 void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_pos) {
     Batch& b = m_batch;
     if (b.source && b.source->id == id && frame_pos == b.next_frame && frame_pos < b.until &&
-        (b.stride == 0 || b.source->frame_bytes == b.stride)) {
+        (!b.run || b.source->frame_bytes == b.run->bytes_per_frame)) {
         Source& s = *b.source;
         b.frames.emplace_back(b.bytes.size(), frame_pos);
         b.bytes.insert(b.bytes.end(), p, p + n);
@@ -160,13 +160,12 @@ void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_p
     b.next_frame = frame_pos + kFrameSize;
     b.run = run;
     // Without source offsets no seam is looked for: any next frame of the ID may join.
-    // With them, only frames the run covers, each after a frame holding the run's stride (a
-    // run of 0 bytes per frame covers nothing: stride 0 would let any frame join).
+    // With them, only frames the run covers, each after a frame holding the run's bytes per
+    // frame (a run of 0 bytes per frame covers nothing).
     b.until = !m_options.batch_frames            ? 0
               : !where                           ? UINT64_MAX
               : run && run->bytes_per_frame != 0 ? run->until
                                                  : 0;
-    b.stride = where && run ? run->bytes_per_frame : 0;
     s.frame_bytes += n;
 }
 

@@ -163,16 +163,17 @@ private:
     uint64_t frame_of(uint64_t pos) const;
 
     // Frames of one source gathered for one feed of its decoder (batch_frames): their bytes,
-    // where each frame's begin in them, and whether the next frame may join.
+    // where each frame's begin in them, and which next frame may join.
     struct Batch {
         Source* source = nullptr;
         std::vector<uint8_t> bytes;
         std::vector<std::pair<uint64_t, uint64_t>> frames; // (offset in bytes, frame's AUX offset)
         uint64_t start_pos = 0;                            // the decoder's position at bytes[0]
-        uint64_t next_frame = 0;      // the AUX offset of the frame that may join
-        uint64_t until = 0;           // frames from here on do not continue the source's bytes
-        uint64_t stride = 0;          // bytes a frame must hold for the next one to join (0: any)
-        std::optional<SourceRun> run; // source_offset's answer for the first frame
+        uint64_t next_frame = 0; // the AUX offset of the frame that may join
+        uint64_t until = 0;      // frames from here on do not continue the source's bytes
+        // source_offset's answer for the first frame: a frame after one holding other than
+        // its bytes_per_frame does not join (without an answer, any may).
+        std::optional<SourceRun> run;
     };
 
     TraceDecoderOptions m_options;

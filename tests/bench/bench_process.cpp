@@ -43,6 +43,12 @@ double produced_records(const nlohmann::json& stats) {
     return stats.at("total").at("records").at("produced").get<double>();
 }
 
+// AUX trace bytes of one fate ("produced", "delivered"), in MB (1e6 B); 0 without AUX.
+double aux_mb(const nlohmann::json& stats, const char* fate) {
+    if (!stats.at("total").contains("aux")) return 0;
+    return stats.at("total").at("aux").at("bytes").at(fate).get<double>() / 1e6;
+}
+
 // "1,234,567" -> 1234567.
 double parse_count(std::string s) {
     std::string digits;
@@ -133,11 +139,8 @@ RunResult run_ringsim(const std::string& ringsim, const std::string& scenario,
     r.peak_rss_mib = run.at("peak_rss_bytes").get<double>() / (1024.0 * 1024.0);
     r.records = produced_records(stats);
     r.books_exact = books_close(stats);
-    if (stats.at("total").contains("aux")) {
-        const auto& bytes = stats.at("total").at("aux").at("bytes");
-        r.trace_mb = bytes.at("produced").get<double>() / 1e6;
-        r.delivered_mb = bytes.at("delivered").get<double>() / 1e6;
-    }
+    r.trace_mb = aux_mb(stats, "produced");
+    r.delivered_mb = aux_mb(stats, "delivered");
     return r;
 }
 
@@ -156,9 +159,7 @@ Callgrind callgrind(const std::string& ringsim, const std::string& scenario,
     const auto stats = read_json(out + "/stats.json");
     if (stats.is_discarded()) return cg;
     cg.records = produced_records(stats);
-    if (stats.at("total").contains("aux"))
-        cg.delivered_mb =
-            stats.at("total").at("aux").at("bytes").at("delivered").get<double>() / 1e6;
+    cg.delivered_mb = aux_mb(stats, "delivered");
     // Self cost of every function: "  1,234 ( 0.12%)  file:function [object]"; code inlined
     // from another file has a line of its own, without the object.
     const std::string cmd = "callgrind_annotate --auto=no --threshold=100 " + profile;
