@@ -180,6 +180,8 @@ TimelineWriter::TimelineWriter(const std::string& path, TimelineWindow window,
     for (const TimelineBuffer& b : buffers) {
         m_words[b.data_head] = b.name + " data_head";
         m_words[b.data_tail] = b.name + " data_tail";
+        if (b.aux_head) m_words[b.aux_head] = b.name + " aux_head";
+        if (b.aux_tail) m_words[b.aux_tail] = b.name + " aux_tail";
     }
     m_out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
     JsonObject args;
@@ -405,7 +407,8 @@ std::vector<TimelineBuffer> timeline_buffers(const Platform& platform) {
     std::vector<TimelineBuffer> out;
     for (const BufferSlot& b : platform.buffers()) {
         const Addr up = b.rb->params().user_page;
-        out.push_back({b.name, up + models::perf::kOffDataHead, up + models::perf::kOffDataTail});
+        out.push_back({b.name, up + models::perf::kOffDataHead, up + models::perf::kOffDataTail,
+                       up + models::perf::kOffAuxHead, up + models::perf::kOffAuxTail});
     }
     return out;
 }

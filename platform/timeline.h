@@ -36,11 +36,14 @@ struct TimelineWindow {
 // the text is not two times or FROM is after TO.
 std::optional<TimelineWindow> parse_timeline_window(std::string_view text, std::string& error);
 
-// A ring buffer's control words, drawn as counters and named in operation names.
+// A ring buffer's control words, drawn as counters and named in operation names. Every
+// control page holds the AUX words too; a run without AUX never touches them.
 struct TimelineBuffer {
-    std::string name; // "cpu0": its counters are "cpu0 data_head" and "cpu0 data_tail"
+    std::string name; // "cpu0": its counters are "cpu0 data_head", "cpu0 data_tail", ...
     models::Addr data_head = 0;
     models::Addr data_tail = 0;
+    models::Addr aux_head = 0; // 0: not named
+    models::Addr aux_tail = 0;
 };
 
 class TimelineWriter : public models::OpObserver, public models::MmuObserver {
@@ -98,7 +101,7 @@ private:
     std::ofstream m_out;
     TimelineWindow m_window;
     std::vector<std::string> m_agent_names;
-    std::map<models::Addr, std::string> m_words; // data_head/tail address -> "cpu0 data_head"
+    std::map<models::Addr, std::string> m_words; // a control word's address -> "cpu0 data_head"
     std::vector<Agent> m_agents;                 // by agent id, grown on first use
     std::map<uint64_t, StoreEnd> m_stores;       // written stores by seq, the latest only
     bool m_first = true;

@@ -379,6 +379,32 @@ TEST_F(TimelineRun, QuickstartOnArmGivesAPerfettoTrace) {
     EXPECT_EQ(phase(t, "s").size(), phase(t, "f").size());
 }
 
+TEST_F(TimelineRun, AuxControlWordsAreNamedAndCountedToo) {
+    // The AUX lesson's window: the driver's aux_head store, perf's aux_head load and aux_tail
+    // store are named after the words, and aux_head's counter only grows.
+    const fs::path f = dir / "aux.json";
+    ASSERT_EQ(ringsim(run_args("teaching/aux-no-B.json", "out") + " --timeline " + f.string() +
+                      " --timeline-window :200us"),
+              0)
+        << slurp(dir / "log.txt");
+    const json t = json::parse(slurp(f));
+    std::map<std::string, size_t> named;
+    for (const json& e : phase(t, "X"))
+        for (const char* w : {"store task aux_head #", "load task aux_head #",
+                              "store-release task aux_tail #", "store task aux_tail #"})
+            if (e["name"].get<std::string>().rfind(w, 0) == 0) ++named[w];
+    EXPECT_GT(named["store task aux_head #"], 0u);
+    EXPECT_GT(named["load task aux_head #"], 0u);
+    EXPECT_GT(named["store-release task aux_tail #"] + named["store task aux_tail #"], 0u);
+    std::vector<std::pair<double, uint64_t>> head;
+    for (const json& c : phase(t, "C"))
+        if (c["name"] == "task aux_head") head.push_back({c["ts"], c["args"]["value"]});
+    ASSERT_GT(head.size(), 1u);
+    std::sort(head.begin(), head.end());
+    for (size_t k = 1; k < head.size(); ++k)
+        EXPECT_GE(head[k].second, head[k - 1].second);
+}
+
 TEST_F(TimelineRun, ScDrawsReadsFromArrowsToo) {
     // Under sc stores go straight to memory; the loads still name the stores they read.
     const fs::path f = dir / "sc.json";
