@@ -321,9 +321,15 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
         if (release) p = std::max({p, a.max_load, a.max_store}); // everything before it
         break;
     }
+    p = outside_exclusive(addr, n, now, p);
     a.max_store = std::max(a.max_store, p);
     if (release) a.last_release = std::max(a.last_release, p);
+    return place_store(a, agent, now, addr, src, n, release, label, p);
+}
 
+uint64_t OrderingEngine::place_store(Agent& a, unsigned agent, Picos now, Addr addr,
+                                     const uint8_t* src, uint64_t n, bool release, Barrier label,
+                                     Picos p) {
     OpRecord op =
         next_op(agent, release ? OpKind::store_release : OpKind::store, addr, n, now, p, label);
     op.value = first_word(src, n);
@@ -352,6 +358,82 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     s.bytes.assign(src, src + n);
     retire(now);
     return op.seq;
+}
+
+RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, uint64_t n, const uint8_t* src,
+                              bool acquire, bool release, Barrier label) {
+    Agent& a = m_agents.at(agent);
+    // The load part: not early (an exclusive load reads the newest value), after every store
+    // to these bytes already issued, so that none of them can come between it and the store
+    // part in coherence order.
+    Picos pl = pick(now, now, now + a.bounds.load_late_max);
+    pl = std::max({pl, a.floor_all, a.next_floor, same_bytes_floor(a, addr, n, true),
+                   latest_store_to(addr, n)});
+    // The store part: after the load part, within its own drain bound.
+    Picos ps = pick(now, now, now + a.bounds.store_drain_max);
+    ps = std::max({ps, a.floor_all, a.floor_store, a.next_floor});
+    a.next_floor = 0;
+    switch (m_model) {
+    case MemoryModel::sc:
+        pl = ps = now;
+        break;
+    case MemoryModel::tso:
+        // A locked instruction: one instant, after everything before it (the store buffer
+        // drains first), before everything after it.
+        pl = ps = std::max({pl, ps, a.max_load, a.max_store});
+        a.floor_all = std::max(a.floor_all, ps);
+        break;
+    case MemoryModel::arm:
+        if (acquire) pl = std::max(pl, a.last_release); // RCsc, as for a plain acquire
+        ps = std::max(ps, pl);
+        if (release) ps = std::max({ps, a.max_load, a.max_store});
+        // Acquire orders what follows after the load part only: the store part may become
+        // visible after later accesses (ldaxr/stxr, swpa), which is why the kernel has
+        // smp_mb__after_spinlock().
+        if (acquire) a.floor_all = std::max(a.floor_all, pl);
+        break;
+    }
+    a.max_load = std::max(a.max_load, pl);
+    a.max_store = std::max(a.max_store, ps);
+    if (release) a.last_release = std::max(a.last_release, ps);
+    if (m_model != MemoryModel::sc) remember(a, addr, n, pl, false, now);
+
+    const OpRecord op =
+        next_op(agent, acquire ? OpKind::load_acquire : OpKind::load, addr, n, now, pl, label);
+    PendingLoad& l = add_load(op, pl);
+    if (pl <= now) resolve(l);
+    // Until the store part performs, no other store to these bytes may perform from the load
+    // part's instant on (the exclusive monitor): outside_exclusive() moves them after it.
+    m_exclusive.push_back({addr, n, pl, ps});
+    RmwTicket t;
+    t.load = LoadTicket{op.seq, now, pl, addr, n};
+    t.store_seq = place_store(a, agent, now, addr, src, n, release, label, ps);
+    return t;
+}
+
+Picos OrderingEngine::latest_store_to(Addr addr, uint64_t n) const {
+    Picos latest = 0;
+    for (const auto& [key, s] : m_history)
+        if (overlaps(s.op.addr, s.op.size, addr, n)) latest = std::max(latest, key.first);
+    return latest;
+}
+
+Picos OrderingEngine::outside_exclusive(Addr addr, uint64_t n, Picos now, Picos p) {
+    if (m_exclusive.empty()) return p;
+    // A window that closed before `now` cannot hold a store issued now.
+    m_exclusive.erase(std::remove_if(m_exclusive.begin(), m_exclusive.end(),
+                                     [now](const Exclusive& x) { return x.store < now; }),
+                      m_exclusive.end());
+    // Moved after one window, a store may land in the next: repeat until it is in none.
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (const Exclusive& x : m_exclusive)
+            if (overlaps(x.addr, x.size, addr, n) && p >= x.load && p < x.store) {
+                p = x.store; // at the same instant, after it in coherence (a later seq)
+                moved = true;
+            }
+    }
+    return p;
 }
 
 void OrderingEngine::fence(unsigned agent, Picos now, Fence kind, Barrier label) {

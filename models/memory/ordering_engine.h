@@ -53,6 +53,12 @@ struct OpRecord {
     uint64_t source = 0; // loads: the newest store that supplied any of its bytes (0: none)
 };
 
+// The two parts of a read-modify-write: read() the load part's ticket for the old value.
+struct RmwTicket {
+    LoadTicket load;
+    uint64_t store_seq = 0;
+};
+
 class OpObserver {
 public:
     virtual ~OpObserver() = default;
@@ -84,6 +90,14 @@ public:
     // Issues a store; returns its sequence number (its identity in ByteSource).
     uint64_t store(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
                    bool release, Barrier label);
+    // An atomic read-modify-write of n bytes that stores `src` (xchg and its _acquire,
+    // _release, _relaxed forms; a lock's acquisition): a load and a store, with nothing of
+    // anybody else's between them in coherence order. Under sc and tso both parts perform at
+    // one instant (tso: a locked instruction, ordered with everything); under arm the store
+    // part may perform later than the load part, and than later accesses unless a fence
+    // follows. `acquire` applies to the load part, `release` to the store part.
+    RmwTicket rmw(unsigned agent, Picos now, Addr addr, uint64_t n, const uint8_t* src,
+                  bool acquire, bool release, Barrier label);
     void fence(unsigned agent, Picos now, Fence kind, Barrier label);
     // A control dependency on a load's value: later stores of the agent perform after it.
     void ctrl_dep(unsigned agent, const LoadTicket& t);
@@ -145,6 +159,21 @@ private:
     // Merges into memory what no load can still need to see around; stores performing at
     // or after `keep_from` stay (a branch on a load just read may still squash them).
     void retire(Picos now, Picos keep_from = ~Picos(0));
+    // A store's tail, once its perform time p is known: its record, then memory or history.
+    uint64_t place_store(Agent& a, unsigned agent, Picos now, Addr addr, const uint8_t* src,
+                         uint64_t n, bool release, Barrier label, Picos p);
+    // The latest perform time of the stores to these bytes still in the history (0: none).
+    Picos latest_store_to(Addr addr, uint64_t n) const;
+    // A read-modify-write's exclusive window: from its load part's perform time up to its
+    // store part's, no other store to its bytes may perform.
+    struct Exclusive {
+        Addr addr;
+        uint64_t size;
+        Picos load, store;
+    };
+    std::vector<Exclusive> m_exclusive; // open windows; empty unless rmw() was used
+    // A store's perform time p moved out of every open window on its bytes (after it).
+    Picos outside_exclusive(Addr addr, uint64_t n, Picos now, Picos p);
 
     PhysicalMemory& m_mem;
     MemoryModel m_model;

@@ -97,6 +97,9 @@ Column aarch64_thread(const Thread& th) {
             c.push_back(l + ":");
             break;
         }
+        case OpType::rmw:
+        case OpType::lock_retry:
+            break; // only in kernel C tests, which to_herd() refuses
         case OpType::branch:
             // The rest of the thread runs only when (reg == value) == cond_equal.
             c.push_back("CMP " + w(op.reg) + ",#" + std::to_string(op.cond_value));
@@ -129,6 +132,9 @@ Column x86_thread(const Thread& th, const Test& t) {
             break;
         case OpType::ctrl:
             break; // x86 never performs a store before an earlier load: nothing to emit
+        case OpType::rmw:
+        case OpType::lock_retry:
+            break; // only in kernel C tests, which to_herd() refuses
         case OpType::branch:
             c.push_back(std::string("CMP ") + kX86Regs[op.reg] + ",$" +
                         std::to_string(op.cond_value));
@@ -193,9 +199,12 @@ std::vector<HerdTest> to_herd(const Test& t, std::string& error) {
     for (const Thread& th : t.threads)
         for (const Op& op : th.ops) {
             // Only a kernel C test (which herd7 runs as it is, with the LKMM) has these.
-            if (op.indirect || (op.type == OpType::branch && op.skip != kRestOfThread)) {
+            const bool exchange = op.type == OpType::rmw || op.type == OpType::lock_retry;
+            if (op.indirect || exchange ||
+                (op.type == OpType::branch && op.skip != kRestOfThread)) {
                 error = t.name + ": " +
                         (op.indirect ? "an access through a pointer register"
+                         : exchange  ? "an exchange or a spin lock"
                                      : "a branch over part of the thread") +
                         " (a kernel C test: herd7 runs it as it is)";
                 return {};

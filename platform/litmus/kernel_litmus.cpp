@@ -157,13 +157,28 @@ const std::map<std::string, models::Fence> kFences{{"smp_mb", models::Fence::mb}
 const std::set<std::string> kTakesLvalue{"READ_ONCE", "WRITE_ONCE", "rcu_dereference",
                                          "rcu_assign_pointer"};
 
+// The exchanges, `rN = xchg(x, V)`, by name: whether the load part is acquire, the store
+// part release, and whether full barriers surround it (the unsuffixed, fully ordered form:
+// LKMM's smp_mb() before and after; arm64's ldaxr/stlxr then dmb ish, or swpal; x86's
+// xchg, a locked instruction).
+struct Exchange {
+    bool acquire, release, full;
+};
+const std::map<std::string, Exchange> kExchanges{{"xchg", {false, false, true}},
+                                                 {"xchg_acquire", {true, false, false}},
+                                                 {"xchg_release", {false, true, false}},
+                                                 {"xchg_relaxed", {false, false, false}}};
+
 // Why an unmapped primitive cannot be expressed, by family.
 std::string lacks_why(const std::string& name) {
     auto starts = [&](const char* p) { return name.rfind(p, 0) == 0; };
     if (starts("spin_") || starts("raw_spin_"))
-        return name + " (a lock is an atomic read-modify-write, which the ordering engine has not)";
-    if (starts("xchg") || starts("cmpxchg") || starts("atomic_") || starts("smp_mb__"))
-        return name + " (an atomic read-modify-write, which the ordering engine has not)";
+        return name + " (ringsim maps spin_lock, spin_unlock and spin_is_locked, not this one)";
+    if (starts("cmpxchg") || starts("atomic_cmpxchg") || starts("try_cmpxchg"))
+        return name + " (a conditional read-modify-write: the ordering engine's rmw always stores)";
+    if (starts("xchg") || starts("atomic_") || starts("smp_mb__"))
+        return name + " (an atomic operation ringsim does not map; it maps xchg, xchg_acquire, "
+                      "xchg_release, xchg_relaxed and smp_mb__after_spinlock)";
     if (starts("synchronize_") || starts("srcu_") || starts("call_rcu"))
         return name + " (an RCU grace period, which the ordering engine has not)";
     return name + " (not one of the primitives ringsim maps)";
@@ -217,6 +232,7 @@ private:
     void declaration();
     void call_statement(const std::string& name, std::vector<Op>& ops);
     void assignment(const std::string& reg, std::vector<Op>& ops);
+    void exchange(unsigned r, const std::string& name, std::vector<Op>& ops);
     void if_statement(std::vector<Op>& ops);
     void address(Op& op, bool lvalue);
     Operand value(Op* store);
@@ -398,6 +414,33 @@ void KernelReader::call_statement(const std::string& name, std::vector<Op>& ops)
         op.type = OpType::fence;
         op.fence = kFences.at(name);
         ops.push_back(op);
+    } else if (name == "spin_lock") {
+        // LKMM's lock: an acquire exchange of 1, again while it reads the lock taken (arm64
+        // qspinlock's fast path is an acquire cmpxchg, casa or ldaxr/stxr; x86's a lock
+        // cmpxchg, fully ordered as every locked instruction).
+        op.type = OpType::rmw;
+        op.acquire = true;
+        op.reg = kHiddenReg;
+        op.value.value = 1;
+        address(op, false);
+        ops.push_back(op);
+        Op spin;
+        spin.type = OpType::lock_retry;
+        spin.line = op.line;
+        spin.reg = kHiddenReg;
+        ops.push_back(spin);
+    } else if (name == "spin_unlock") {
+        // A release store of 0 (arm64 and x86 queued_spin_unlock: smp_store_release).
+        op.type = OpType::store;
+        op.release = true;
+        address(op, false);
+        ops.push_back(op);
+    } else if (name == "smp_mb__after_spinlock") {
+        // arm64: smp_mb(). x86: nothing, the lock's locked instruction is a full barrier
+        // already, as the tso model's rmw is: a fence there changes nothing.
+        op.type = OpType::fence;
+        op.fence = models::Fence::mb;
+        ops.push_back(op);
     } else if (name == "rcu_read_lock" || name == "rcu_read_unlock") {
         // Orders nothing by itself; a test with a grace period is refused where it calls one.
     } else if (kStores.count(name)) {
@@ -418,6 +461,21 @@ void KernelReader::assignment(const std::string& reg, std::vector<Op>& ops) {
     const unsigned r = unsigned(std::stoul(reg.substr(1)));
     if (!m_regs.count(r)) fail(reg + " is not declared");
     const std::string name = next("a primitive");
+    if (kExchanges.count(name)) return exchange(r, name, ops);
+    if (name == "spin_is_locked") {
+        // A plain load of the lock word (arm64 and x86: atomic_read of the lock), which holds
+        // 1 while the lock is taken and 0 once released.
+        expect("(");
+        Op op;
+        op.type = OpType::load;
+        op.line = line();
+        op.reg = r;
+        address(op, false);
+        expect(")");
+        expect(";");
+        ops.push_back(op);
+        return;
+    }
     if (!kLoads.count(name)) {
         if (m_pos < m_tok.size() && m_tok[m_pos].text == "(") throw Lacks{lacks_why(name)};
         throw Lacks{"arithmetic or copies between registers ('" + reg + " = " + name + "...')"};
@@ -432,6 +490,30 @@ void KernelReader::assignment(const std::string& reg, std::vector<Op>& ops) {
     expect(")");
     expect(";");
     ops.push_back(op);
+}
+
+void KernelReader::exchange(unsigned r, const std::string& name, std::vector<Op>& ops) {
+    // rN = xchg(x, V): the old value into rN, V stored, atomically.
+    const Exchange x = kExchanges.at(name);
+    expect("(");
+    Op op;
+    op.type = OpType::rmw;
+    op.line = line();
+    op.reg = r;
+    op.acquire = x.acquire;
+    op.release = x.release;
+    address(op, false);
+    expect(",");
+    op.value = value(&op);
+    expect(")");
+    expect(";");
+    Op mb;
+    mb.type = OpType::fence;
+    mb.line = op.line;
+    mb.fence = models::Fence::mb;
+    if (x.full) ops.push_back(mb);
+    ops.push_back(op);
+    if (x.full) ops.push_back(mb);
 }
 
 void KernelReader::if_statement(std::vector<Op>& ops) {

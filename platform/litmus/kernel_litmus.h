@@ -9,11 +9,15 @@
 // rmb and wmb fences (DMB ISH, ISHLD, ISHST; MFENCE and nothing on x86), rcu_dereference a
 // READ_ONCE whose result is used as an address (an address dependency), rcu_assign_pointer a
 // release store, an `if` a real branch (a control dependency), and a register stored or used
-// as an address a data or address dependency. rcu_read_lock and rcu_read_unlock order
-// nothing without a grace period to wait for, so they are accepted only in a test that has no
-// synchronize_rcu. What the engine has no operation for (spin locks, xchg, cmpxchg and the
-// other atomic read-modify-writes, grace periods, `filter`, a disjunction in `exists`) makes
-// the test unexpressed: reported with the primitive, never run approximately.
+// as an address a data or address dependency. xchg and its _acquire, _release, _relaxed
+// forms are the engine's read-modify-write (the unsuffixed one between two smp_mb()),
+// spin_lock an acquire exchange of 1 repeated while it reads the lock taken, spin_unlock a
+// release store of 0, spin_is_locked a load of the lock word, smp_mb__after_spinlock an
+// smp_mb. rcu_read_lock and rcu_read_unlock order nothing without a grace period to wait for,
+// so they are accepted only in a test that has no synchronize_rcu. What the engine has no
+// operation for (cmpxchg, the atomic_* operations, trylocks, grace periods, `filter`, a
+// disjunction in `exists`) makes the test unexpressed: reported with the primitive, never
+// run approximately.
 //
 // The expected verdict of every model is the test's `Result:` line (Never: Forbidden,
 // Sometimes: Allowed), which is LKMM's, except where a model's architecture gives another

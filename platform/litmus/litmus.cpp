@@ -578,6 +578,7 @@ struct AgentRun {
     Picos next_issue = 0;           // earliest issue of ops[pc]: one step after the previous one
     std::vector<LoadSlot> loads;    // every load issued, in program order
     std::map<unsigned, size_t> reg; // register -> its latest load in `loads`
+    uint64_t spins = 0;             // spin_lock's attempts that found the lock taken
     bool issuing() const { return !stopped && pc < thread->ops.size(); }
 };
 
@@ -604,7 +605,9 @@ std::string format_ns(Picos t) {
 std::vector<unsigned> waits_for(const Op& op) {
     std::vector<unsigned> regs = op.deps;
     if (op.type == OpType::branch) regs.push_back(op.reg);
-    if (op.type == OpType::store && op.value.is_reg) regs.push_back(op.value.reg);
+    if ((op.type == OpType::store || op.type == OpType::rmw) && op.value.is_reg)
+        regs.push_back(op.value.reg);
+    if (op.type == OpType::lock_retry) regs.push_back(op.reg);
     return regs;
 }
 
@@ -723,6 +726,24 @@ void Execution::issue(AgentRun& a, const Op& op) {
                        reinterpret_cast<const uint8_t*>(&v), 8, op.release, models::Barrier::none);
         break;
     }
+    case OpType::rmw: {
+        const uint64_t v = op.value.is_reg ? value_of(a, op.value.reg) : op.value.value;
+        const models::RmwTicket t = m_engine.rmw(a.agent, m_now, addr(location_of(a, op)), 8,
+                                                 reinterpret_cast<const uint8_t*>(&v), op.acquire,
+                                                 op.release, models::Barrier::none);
+        a.reg[op.reg] = a.loads.size();
+        a.loads.push_back(LoadSlot{t.load});
+        break;
+    }
+    case OpType::lock_retry:
+        // spin_lock: the exchange read the lock taken; try again (the rmw just before).
+        if (value_of(a, op.reg) == 0) break;
+        if (++a.spins > kMaxSpins)
+            throw models::ModelError("thread " + std::to_string(a.thread->id) + " line " +
+                                     std::to_string(op.line) + ": spin_lock found the lock taken " +
+                                     std::to_string(kMaxSpins) + " times");
+        a.pc -= 2; // step() moves on by one: to the rmw
+        break;
     case OpType::fence:
         m_engine.fence(a.agent, m_now, op.fence, models::Barrier::none);
         break;
@@ -780,11 +801,15 @@ Outcome Execution::final_state() {
     Outcome o;
     for (const AgentRun& a : m_agents) {
         unsigned max_reg = 0;
+        bool any = false;
         for (const auto& [r, slot] : a.reg)
-            max_reg = std::max(max_reg, r);
-        std::vector<uint64_t> regs(a.reg.empty() ? 0 : max_reg + 1, 0);
+            if (r < kHiddenReg) {
+                max_reg = std::max(max_reg, r);
+                any = true;
+            }
+        std::vector<uint64_t> regs(any ? max_reg + 1 : 0, 0);
         for (const auto& [r, slot] : a.reg)
-            regs[r] = a.loads[slot].value;
+            if (r < kHiddenReg) regs[r] = a.loads[slot].value;
         o.regs.push_back(std::move(regs));
     }
     // Read memory after every store has performed: then it holds each location's last

@@ -28,7 +28,9 @@ const char* model_name(MemoryModel m);
 // Every model, in the order reports list them.
 const std::vector<MemoryModel>& all_models();
 
-enum class OpType { load, store, fence, branch, ctrl };
+// rmw: an atomic exchange (xchg and its forms; a lock's acquisition attempt). lock_retry:
+// the spin of spin_lock, back to the rmw before it while the value it read is not 0.
+enum class OpType { load, store, fence, branch, ctrl, rmw, lock_retry };
 
 // A value stored: a constant, or a register (a data dependency on the load that set it).
 struct Operand {
@@ -45,10 +47,10 @@ struct Op {
     OpType type = OpType::load;
     int line = 0;
     unsigned loc = 0;           // load, store: the location's index
-    unsigned reg = 0;           // load: destination; branch, ctrl: the register depended on
-    bool acquire = false;       // load-acquire
-    bool release = false;       // store-release
-    Operand value;              // store: what is stored
+    unsigned reg = 0;           // load, rmw: destination; branch, ctrl, lock_retry: the one read
+    bool acquire = false;       // load-acquire; rmw: its load part
+    bool release = false;       // store-release; rmw: its store part
+    Operand value;              // store, rmw: what is stored
     std::vector<unsigned> deps; // load, store: registers the address (or value) depends on
     models::Fence fence = models::Fence::mb;
     bool cond_equal = false; // branch: taken when (reg == cond_value) == cond_equal
@@ -59,6 +61,13 @@ struct Op {
     bool indirect = false;
     unsigned addr_reg = 0;
 };
+
+// Registers from this number on are the reader's own (spin_lock's value), never a test's
+// (r0 ... r99): they are not part of an outcome.
+constexpr unsigned kHiddenReg = 100;
+
+// How many times spin_lock may find the lock taken before the run is a model error.
+constexpr uint64_t kMaxSpins = 100000;
 
 // The value of a pointer to location `loc` (a kernel C test's `p=y`, `rcu_assign_pointer(*p,
 // x)`): kPointerBase plus 64 per location, far above the small integers tests store.

@@ -2,8 +2,8 @@
 // from Debian's linux-source-6.1 by tools/lkmm-tests.sh at test time, never committed), run
 // by `ringsim litmus` under sc, tso and arm: every one ringsim can express passes (its
 // verdict is its Result line, or the exceptions file's where the architecture differs), at
-// least two thirds are expressed, those that are not name a primitive the engine has no
-// operation for, and every exception names a test of the kernel's.
+// least two thirds are expressed (all 34 of 6.1's are), those that are not name an atomic
+// primitive ringsim does not map, and every exception names a test of the kernel's.
 #include "platform/litmus/kernel_litmus.h"
 #include "tests/support/ringsim_run.h"
 
@@ -52,14 +52,19 @@ TEST(LkmmSuite, EveryExpressibleKernelTestPassesAndTwoThirdsAreExpressed) {
     EXPECT_GE(3 * expressed, 2 * files) << expressed << " of " << files;
     std::cout << "[          ] " << expressed << " of " << files << " kernel tests expressed\n";
 
-    // Each unexpressed one lacks an atomic read-modify-write (a lock, xchg, ...): the one
-    // kind of operation the engine does not have. Anything else would be a reader gap.
+    // The 6.1 tree's tests are all expressed (its locks as acquire exchanges). Another tree
+    // may hold tests of atomics ringsim does not map (cmpxchg, atomic_inc, trylock, ...):
+    // those must say so. Anything else would be a reader gap.
     const std::regex lacks(R"(\n  (\S+\.litmus): ([^\n]*))");
     size_t unexpressed = 0;
     for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), lacks);
-         it != std::sregex_iterator(); ++it, ++unexpressed)
-        EXPECT_NE((*it)[2].str().find("read-modify-write"), std::string::npos)
-            << (*it)[1] << ": " << (*it)[2];
+         it != std::sregex_iterator(); ++it, ++unexpressed) {
+        const std::string why = (*it)[2];
+        EXPECT_TRUE(why.find("read-modify-write") != std::string::npos ||
+                    why.find("atomic operation") != std::string::npos ||
+                    why.find("ringsim maps spin_lock") != std::string::npos)
+            << (*it)[1] << ": " << why;
+    }
     EXPECT_EQ(expressed + unexpressed, files);
 
     // Three models, one exists clause each.
