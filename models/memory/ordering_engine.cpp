@@ -116,12 +116,22 @@ Picos OrderingEngine::same_bytes_floor(const Agent& a, Addr addr, uint64_t n,
     return floor;
 }
 
-void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now) {
+Picos OrderingEngine::exclusive_floor(const Agent& a, Addr addr, uint64_t n) const {
+    Picos floor = 0;
+    for (size_t i = 0; i < a.recent.size(); ++i) {
+        const RecentOp& r = a.recent[i];
+        if (r.exclusive && overlaps(r.addr, r.size, addr, n)) floor = std::max(floor, r.perform);
+    }
+    return floor;
+}
+
+void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now,
+                              bool exclusive) {
     // An earlier op that performed before (now - window) cannot hold back a later one,
     // whose perform time is at least its issue time minus the window.
     while (!a.recent.empty() && a.recent.front().perform + m_window < now)
         a.recent.pop_front();
-    a.recent.push_back({addr, n, p, is_store});
+    a.recent.push_back({addr, n, p, is_store, exclusive});
 }
 
 Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, bool acquire) {
@@ -137,7 +147,7 @@ Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, boo
         break;
     case MemoryModel::arm:
         p = std::max(p, same_bytes_floor(a, addr, n, false));
-        if (acquire) p = std::max(p, a.last_release); // RCsc: release then acquire
+        if (acquire) p = std::max({p, a.last_release, exclusive_floor(a, addr, n)}); // RCsc
         break;
     }
     a.max_load = std::max(a.max_load, p);
@@ -304,32 +314,11 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     retire(now, performed);
 }
 
-uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
-                               bool release, Barrier label) {
-    Agent& a = m_agents.at(agent);
-    Picos p = pick(now, now, now + a.bounds.store_drain_max);
-    p = std::max({p, a.floor_all, a.floor_store, a.next_floor, same_bytes_floor(a, addr, n, true)});
-    a.next_floor = 0;
-    switch (m_model) {
-    case MemoryModel::sc:
-        p = now;
-        break;
-    case MemoryModel::tso:
-        p = std::max({p, a.max_load, a.max_store});
-        break; // FIFO
-    case MemoryModel::arm:
-        if (release) p = std::max({p, a.max_load, a.max_store}); // everything before it
-        break;
-    }
-    p = outside_exclusive(addr, n, now, p);
-    a.max_store = std::max(a.max_store, p);
-    if (release) a.last_release = std::max(a.last_release, p);
-    return place_store(a, agent, now, addr, src, n, release, label, p);
-}
-
-uint64_t OrderingEngine::place_store(Agent& a, unsigned agent, Picos now, Addr addr,
-                                     const uint8_t* src, uint64_t n, bool release, Barrier label,
-                                     Picos p) {
+// Inlined into store(), as it was written there before rmw() shared it: every record's
+// stores go through it.
+[[gnu::always_inline]] inline uint64_t
+OrderingEngine::place_store(Agent& a, unsigned agent, Picos now, Addr addr, const uint8_t* src,
+                            uint64_t n, bool release, Barrier label, Picos p, bool exclusive) {
     OpRecord op =
         next_op(agent, release ? OpKind::store_release : OpKind::store, addr, n, now, p, label);
     op.value = first_word(src, n);
@@ -351,7 +340,7 @@ uint64_t OrderingEngine::place_store(Agent& a, unsigned agent, Picos now, Addr a
             return op.seq;
         }
     } else {
-        remember(a, addr, n, p, true, now);
+        remember(a, addr, n, p, true, now, exclusive);
     }
     PendingStore& s = m_history_nodes.insert(m_history, std::make_pair(p, op.seq))->second;
     s.op = op;
@@ -360,7 +349,30 @@ uint64_t OrderingEngine::place_store(Agent& a, unsigned agent, Picos now, Addr a
     return op.seq;
 }
 
-RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, uint64_t n, const uint8_t* src,
+uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
+                               bool release, Barrier label) {
+    Agent& a = m_agents.at(agent);
+    Picos p = pick(now, now, now + a.bounds.store_drain_max);
+    p = std::max({p, a.floor_all, a.floor_store, a.next_floor, same_bytes_floor(a, addr, n, true)});
+    a.next_floor = 0;
+    switch (m_model) {
+    case MemoryModel::sc:
+        p = now;
+        break;
+    case MemoryModel::tso:
+        p = std::max({p, a.max_load, a.max_store});
+        break; // FIFO
+    case MemoryModel::arm:
+        if (release) p = std::max({p, a.max_load, a.max_store}); // everything before it
+        break;
+    }
+    if (!m_exclusive.empty()) p = outside_exclusive(addr, n, now, p);
+    a.max_store = std::max(a.max_store, p);
+    if (release) a.last_release = std::max(a.last_release, p);
+    return place_store(a, agent, now, addr, src, n, release, label, p);
+}
+
+RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
                               bool acquire, bool release, Barrier label) {
     Agent& a = m_agents.at(agent);
     // The load part: not early (an exclusive load reads the newest value), after every store
@@ -379,9 +391,8 @@ RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, uint64_t n, 
         break;
     case MemoryModel::tso:
         // A locked instruction: one instant, after everything before it (the store buffer
-        // drains first), before everything after it.
+        // drains first); everything after it already follows max_load and max_store.
         pl = ps = std::max({pl, ps, a.max_load, a.max_store});
-        a.floor_all = std::max(a.floor_all, ps);
         break;
     case MemoryModel::arm:
         if (acquire) pl = std::max(pl, a.last_release); // RCsc, as for a plain acquire
@@ -404,10 +415,11 @@ RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, uint64_t n, 
     if (pl <= now) resolve(l);
     // Until the store part performs, no other store to these bytes may perform from the load
     // part's instant on (the exclusive monitor): outside_exclusive() moves them after it.
+    prune_exclusive(now);
     m_exclusive.push_back({addr, n, pl, ps});
     RmwTicket t;
     t.load = LoadTicket{op.seq, now, pl, addr, n};
-    t.store_seq = place_store(a, agent, now, addr, src, n, release, label, ps);
+    t.store_seq = place_store(a, agent, now, addr, src, n, release, label, ps, true);
     return t;
 }
 
@@ -418,12 +430,15 @@ Picos OrderingEngine::latest_store_to(Addr addr, uint64_t n) const {
     return latest;
 }
 
-Picos OrderingEngine::outside_exclusive(Addr addr, uint64_t n, Picos now, Picos p) {
-    if (m_exclusive.empty()) return p;
-    // A window that closed before `now` cannot hold a store issued now.
+void OrderingEngine::prune_exclusive(Picos now) {
+    // A window that closed before `now` cannot hold a store issued from now on.
     m_exclusive.erase(std::remove_if(m_exclusive.begin(), m_exclusive.end(),
                                      [now](const Exclusive& x) { return x.store < now; }),
                       m_exclusive.end());
+}
+
+Picos OrderingEngine::outside_exclusive(Addr addr, uint64_t n, Picos now, Picos p) {
+    prune_exclusive(now);
     // Moved after one window, a store may land in the next: repeat until it is in none.
     for (bool moved = true; moved;) {
         moved = false;

@@ -96,7 +96,8 @@ public:
     // one instant (tso: a locked instruction, ordered with everything); under arm the store
     // part may perform later than the load part, and than later accesses unless a fence
     // follows. `acquire` applies to the load part, `release` to the store part.
-    RmwTicket rmw(unsigned agent, Picos now, Addr addr, uint64_t n, const uint8_t* src,
+    // A failed spin (a lock found taken) stores too: the lock word's value again.
+    RmwTicket rmw(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
                   bool acquire, bool release, Barrier label);
     void fence(unsigned agent, Picos now, Fence kind, Barrier label);
     // A control dependency on a load's value: later stores of the agent perform after it.
@@ -134,6 +135,7 @@ private:
         uint64_t size;
         Picos perform;
         bool is_store;
+        bool exclusive = false; // the store part of a read-modify-write
     };
     struct Agent {
         std::string name;
@@ -155,13 +157,17 @@ private:
     OpRecord next_op(unsigned agent, OpKind kind, Addr addr, uint64_t n, Picos now, Picos perform,
                      Barrier label);
     Picos same_bytes_floor(const Agent& a, Addr addr, uint64_t n, bool later_is_store) const;
-    void remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now);
+    // arm: an acquire load of bytes its own agent's read-modify-write stored performs after
+    // that store part (ARMv8's [range(rmw)]; lrs; [A|Q] in aob), though forwarded its value.
+    Picos exclusive_floor(const Agent& a, Addr addr, uint64_t n) const;
+    void remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now,
+                  bool exclusive = false);
     // Merges into memory what no load can still need to see around; stores performing at
     // or after `keep_from` stay (a branch on a load just read may still squash them).
     void retire(Picos now, Picos keep_from = ~Picos(0));
     // A store's tail, once its perform time p is known: its record, then memory or history.
     uint64_t place_store(Agent& a, unsigned agent, Picos now, Addr addr, const uint8_t* src,
-                         uint64_t n, bool release, Barrier label, Picos p);
+                         uint64_t n, bool release, Barrier label, Picos p, bool exclusive = false);
     // The latest perform time of the stores to these bytes still in the history (0: none).
     Picos latest_store_to(Addr addr, uint64_t n) const;
     // A read-modify-write's exclusive window: from its load part's perform time up to its
@@ -172,8 +178,10 @@ private:
         Picos load, store;
     };
     std::vector<Exclusive> m_exclusive; // open windows; empty unless rmw() was used
-    // A store's perform time p moved out of every open window on its bytes (after it).
+    // A store's perform time p moved out of every open window on its bytes (after it); only
+    // called while a window is open.
     Picos outside_exclusive(Addr addr, uint64_t n, Picos now, Picos p);
+    void prune_exclusive(Picos now);
 
     PhysicalMemory& m_mem;
     MemoryModel m_model;

@@ -728,9 +728,9 @@ void Execution::issue(AgentRun& a, const Op& op) {
     }
     case OpType::rmw: {
         const uint64_t v = op.value.is_reg ? value_of(a, op.value.reg) : op.value.value;
-        const models::RmwTicket t = m_engine.rmw(a.agent, m_now, addr(location_of(a, op)), 8,
-                                                 reinterpret_cast<const uint8_t*>(&v), op.acquire,
-                                                 op.release, models::Barrier::none);
+        const models::RmwTicket t = m_engine.rmw(a.agent, m_now, addr(location_of(a, op)),
+                                                 reinterpret_cast<const uint8_t*>(&v), 8,
+                                                 op.acquire, op.release, models::Barrier::none);
         a.reg[op.reg] = a.loads.size();
         a.loads.push_back(LoadSlot{t.load});
         break;

@@ -242,6 +242,27 @@ exists (1:r0=1 /\ 1:r1=0)
                     forbidden_on({MemoryModel::sc, MemoryModel::tso}));
     expect_verdicts(with("xchg_release", "Never"));
     expect_verdicts(with("xchg", "Never"));
+
+    // Store buffering with the exchange first: only the fully ordered xchg (its trailing
+    // smp_mb) holds the load of y after the exchange's store part on arm; x86's exchange is
+    // a locked instruction whatever its suffix.
+    const std::string sb = R"(C T
+(* Result: RESULT *)
+{}
+P0(int *x, int *y) { int r0; int r1; r0 = XCHG(x, 1); r1 = READ_ONCE(*y); }
+P1(int *x, int *y) { int r2; WRITE_ONCE(*y, 1); smp_mb(); r2 = READ_ONCE(*x); }
+exists (0:r1=0 /\ 1:r2=0)
+)";
+    auto sb_with = [&sb](const std::string& xchg, const std::string& result) {
+        std::string t = sb;
+        t.replace(t.find("RESULT"), 6, result);
+        t.replace(t.find("XCHG"), 4, xchg);
+        return t;
+    };
+    for (const char* weak : {"xchg_relaxed", "xchg_acquire", "xchg_release"})
+        expect_verdicts(sb_with(weak, "Sometimes"),
+                        forbidden_on({MemoryModel::sc, MemoryModel::tso}));
+    expect_verdicts(sb_with("xchg", "Never"));
 }
 
 TEST(KernelLitmus, PointersAreAddressDependenciesAndRcuDereferenceIsForbiddenToReorder) {

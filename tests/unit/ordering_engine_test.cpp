@@ -306,55 +306,74 @@ TEST_F(Engine, AnObservedLoadNamesTheStoreWhoseBytesMemoryHolds) {
 }
 
 TEST_F(Engine, ReadModifyWritesAreAtomicUnderEveryModelAndPolicy) {
-    // Three agents exchange and store unique values into one location at random instants:
-    // an exchange is atomic exactly when no value is read by two exchanges (each would have
-    // to follow it directly in coherence order). Plain stores land between them as they
-    // can, which the exclusive window must keep out of every exchange's pair.
+    // Three agents exchange and store unique values into one location at random instants.
+    // An exchange is atomic when the value it read is the one its store part follows
+    // directly in coherence order (perform time, then sequence number), which keeps every
+    // plain store out of the pair, and so no value is read by two exchanges.
     for (MemoryModel m : {MemoryModel::sc, MemoryModel::tso, MemoryModel::arm})
         for (TimingPolicy pol : {TimingPolicy::random, TimingPolicy::adversarial})
             for (uint64_t seed = 1; seed <= 40; ++seed) {
                 make(m, pol, {100, 50, 100}, seed);
-                const uint64_t zero = 0; // the initial value, read by the first exchange
+                const uint64_t zero = 0; // the initial value, before every store
                 mem.write(x, reinterpret_cast<const uint8_t*>(&zero), 8);
                 const unsigned p2 = e->add_agent("cpu2", {100, 50, 100});
                 const unsigned agents[] = {p0, p1, p2};
                 Rng rng(seed);
-                std::vector<LoadTicket> pending;
-                std::map<uint64_t, int> read_by_exchange; // value -> exchanges that read it
+                struct Exchange {
+                    LoadTicket load;
+                    uint64_t store_seq;
+                    uint64_t read = 0;
+                };
+                std::vector<Exchange> exchanges;
+                std::map<uint64_t, uint64_t> value_of; // store seq -> the value it stored
+                std::vector<size_t> pending;
                 auto settle = [&](Picos now) {
                     for (auto it = pending.begin(); it != pending.end();)
-                        if (it->perform <= now) {
-                            ++read_by_exchange[read(*it, now)];
+                        if (exchanges[*it].load.perform <= now) {
+                            exchanges[*it].read = read(exchanges[*it].load, now);
                             it = pending.erase(it);
                         } else {
                             ++it;
                         }
                 };
-                uint64_t exchanges = 0;
                 Picos now = 0;
                 for (uint64_t value = 1; value <= 60; ++value) {
                     now += rng.below(40);
                     settle(now);
                     const unsigned a = agents[rng.below(3)];
                     if (rng.below(10) < 7) {
-                        const uint64_t v = value;
+                        const bool acquire = rng.below(2), release = rng.below(2);
                         const RmwTicket t =
-                            e->rmw(a, now, x, 8, reinterpret_cast<const uint8_t*>(&v), rng.below(2),
-                                   rng.below(2), Barrier::none);
-                        pending.push_back(t.load);
-                        ++exchanges;
+                            e->rmw(a, now, x, reinterpret_cast<const uint8_t*>(&value), 8, acquire,
+                                   release, Barrier::none);
+                        exchanges.push_back({t.load, t.store_seq});
+                        pending.push_back(exchanges.size() - 1);
+                        value_of[t.store_seq] = value;
                     } else {
-                        store(a, now, x, value);
+                        value_of[store(a, now, x, value)] = value;
                     }
                 }
                 settle(~Picos(0) >> 1);
-                uint64_t reads = 0;
-                for (const auto& [v, n] : read_by_exchange) {
-                    EXPECT_EQ(n, 1) << "value " << v << " read by " << n << " exchanges, model "
-                                    << int(m) << " policy " << int(pol) << " seed " << seed;
-                    reads += n;
+                // Coherence order of every store, and what precedes each.
+                std::vector<std::pair<Picos, uint64_t>> order;
+                for (const auto& [seq, v] : value_of) {
+                    const OpRecord* op = e->store_record(seq);
+                    ASSERT_TRUE(op);
+                    order.push_back({op->perform, seq});
                 }
-                EXPECT_EQ(reads, exchanges);
+                std::sort(order.begin(), order.end());
+                std::map<uint64_t, uint64_t> before; // store seq -> the value just before it
+                for (size_t i = 0; i < order.size(); ++i)
+                    before[order[i].second] = i ? value_of[order[i - 1].second] : 0;
+                std::map<uint64_t, int> readers;
+                for (const Exchange& ex : exchanges) {
+                    EXPECT_EQ(ex.read, before[ex.store_seq])
+                        << "exchange #" << ex.load.seq << ", model " << int(m) << " policy "
+                        << int(pol) << " seed " << seed;
+                    ++readers[ex.read];
+                }
+                for (const auto& [v, n] : readers)
+                    EXPECT_EQ(n, 1) << "value " << v << " read by " << n << " exchanges";
             }
 }
 
@@ -362,14 +381,12 @@ TEST_F(Engine, ArmRmwStorePartMayPerformAfterItsLoadPartButNotBeforeAnIssuedStor
     // The load part reads the newest value (after every store already issued to the
     // location); under arm the store part may drain later, and a plain store issued meanwhile
     // is moved after it; sc and tso perform both parts at one instant.
-    make(MemoryModel::arm, TimingPolicy::adversarial, {100, 50, 100}, 3);
-    store(p1, 0, x, 5); // performs in [0, 100]
     const uint64_t one = 1;
     bool later = false;
     for (uint64_t seed = 1; seed <= 16 && !later; ++seed) {
         make(MemoryModel::arm, TimingPolicy::adversarial, {100, 50, 100}, seed);
-        const uint64_t s = store(p1, 0, x, 5);
-        const RmwTicket t = e->rmw(p0, 10, x, 8, reinterpret_cast<const uint8_t*>(&one), false,
+        const uint64_t s = store(p1, 0, x, 5); // performs in [0, 100]
+        const RmwTicket t = e->rmw(p0, 10, x, reinterpret_cast<const uint8_t*>(&one), 8, false,
                                    false, Barrier::none);
         const OpRecord* before = e->store_record(s);
         const OpRecord* part = e->store_record(t.store_seq);
@@ -386,8 +403,30 @@ TEST_F(Engine, ArmRmwStorePartMayPerformAfterItsLoadPartButNotBeforeAnIssuedStor
     EXPECT_TRUE(later) << "under adversarial timing the store part should drain late sometimes";
     for (MemoryModel m : {MemoryModel::sc, MemoryModel::tso}) {
         make(m, TimingPolicy::adversarial, {100, 50, 100}, 2);
-        const RmwTicket t = e->rmw(p0, 10, x, 8, reinterpret_cast<const uint8_t*>(&one), false,
+        const RmwTicket t = e->rmw(p0, 10, x, reinterpret_cast<const uint8_t*>(&one), 8, false,
                                    false, Barrier::none);
         EXPECT_EQ(e->store_record(t.store_seq)->perform, t.load.perform) << int(m);
     }
+}
+
+TEST_F(Engine, ArmAcquireReadingItsOwnExchangeWaitsForTheStorePart) {
+    // ARMv8 orders a load-acquire that reads its own thread's read-modify-write after that
+    // write (aob: [range(rmw)]; lrs; [A|Q]), though its value is forwarded; a plain load of
+    // the bytes need not wait, and does perform before the store part in some of these runs.
+    const uint64_t one = 1;
+    bool plain_before = false;
+    for (uint64_t seed = 1; seed <= 64; ++seed)
+        for (bool acquire : {true, false}) {
+            make(MemoryModel::arm, TimingPolicy::random, {100, 50, 100}, seed);
+            const RmwTicket t = e->rmw(p0, 10, x, reinterpret_cast<const uint8_t*>(&one), 8, false,
+                                       false, Barrier::none);
+            const Picos part = e->store_record(t.store_seq)->perform;
+            const LoadTicket l = e->load(p0, 11, x, 8, acquire, Barrier::none);
+            if (acquire)
+                EXPECT_GE(l.perform, part) << seed;
+            else
+                plain_before = plain_before || l.perform < part;
+            EXPECT_EQ(read(l, 1000), 1u) << seed;
+        }
+    EXPECT_TRUE(plain_before);
 }
