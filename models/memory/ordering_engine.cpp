@@ -147,7 +147,8 @@ Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, boo
         break;
     case MemoryModel::arm:
         p = std::max(p, same_bytes_floor(a, addr, n, false));
-        if (acquire) p = std::max({p, a.last_release, exclusive_floor(a, addr, n)}); // RCsc
+        if (acquire) p = std::max(p, a.last_release); // RCsc: release then acquire
+        if (acquire && a.exchanged) p = std::max(p, exclusive_floor(a, addr, n));
         break;
     }
     a.max_load = std::max(a.max_load, p);
@@ -408,6 +409,7 @@ RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, const uint8_
     a.max_store = std::max(a.max_store, ps);
     if (release) a.last_release = std::max(a.last_release, ps);
     if (m_model != MemoryModel::sc) remember(a, addr, n, pl, false, now);
+    a.exchanged = true;
 
     const OpRecord op =
         next_op(agent, acquire ? OpKind::load_acquire : OpKind::load, addr, n, now, pl, label);

@@ -146,6 +146,7 @@ private:
         Picos floor_store = 0;  // every later store performs at or after this
         Picos last_release = 0; // arm: an acquire after a release performs after it
         Picos next_floor = 0;   // a dependency: the next access performs after this
+        bool exchanged = false; // has issued a read-modify-write (exclusive_floor applies)
         RingDeque<RecentOp> recent;
     };
 
