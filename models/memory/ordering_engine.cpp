@@ -315,11 +315,33 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     retire(now, performed);
 }
 
-// Inlined into store(), as it was written there before rmw() shared it: every record's
-// stores go through it.
-[[gnu::always_inline]] inline uint64_t
-OrderingEngine::place_store(Agent& a, unsigned agent, Picos now, Addr addr, const uint8_t* src,
-                            uint64_t n, bool release, Barrier label, Picos p, bool exclusive) {
+uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
+                               bool release, Barrier label) {
+    Agent& a = m_agents.at(agent);
+    Picos p = 0;
+    if (m_store_part) {
+        p = *m_store_part; // rmw() decided it
+    } else {
+        p = pick(now, now, now + a.bounds.store_drain_max);
+        p = std::max(
+            {p, a.floor_all, a.floor_store, a.next_floor, same_bytes_floor(a, addr, n, true)});
+        switch (m_model) {
+        case MemoryModel::sc:
+            p = now;
+            break;
+        case MemoryModel::tso:
+            p = std::max({p, a.max_load, a.max_store});
+            break; // FIFO
+        case MemoryModel::arm:
+            if (release) p = std::max({p, a.max_load, a.max_store}); // everything before it
+            break;
+        }
+        if (!m_exclusive.empty()) p = outside_exclusive(addr, n, now, p);
+    }
+    a.next_floor = 0;
+    a.max_store = std::max(a.max_store, p);
+    if (release) a.last_release = std::max(a.last_release, p);
+
     OpRecord op =
         next_op(agent, release ? OpKind::store_release : OpKind::store, addr, n, now, p, label);
     op.value = first_word(src, n);
@@ -341,36 +363,13 @@ OrderingEngine::place_store(Agent& a, unsigned agent, Picos now, Addr addr, cons
             return op.seq;
         }
     } else {
-        remember(a, addr, n, p, true, now, exclusive);
+        remember(a, addr, n, p, true, now, m_store_part.has_value());
     }
     PendingStore& s = m_history_nodes.insert(m_history, std::make_pair(p, op.seq))->second;
     s.op = op;
     s.bytes.assign(src, src + n);
     retire(now);
     return op.seq;
-}
-
-uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
-                               bool release, Barrier label) {
-    Agent& a = m_agents.at(agent);
-    Picos p = pick(now, now, now + a.bounds.store_drain_max);
-    p = std::max({p, a.floor_all, a.floor_store, a.next_floor, same_bytes_floor(a, addr, n, true)});
-    a.next_floor = 0;
-    switch (m_model) {
-    case MemoryModel::sc:
-        p = now;
-        break;
-    case MemoryModel::tso:
-        p = std::max({p, a.max_load, a.max_store});
-        break; // FIFO
-    case MemoryModel::arm:
-        if (release) p = std::max({p, a.max_load, a.max_store}); // everything before it
-        break;
-    }
-    if (!m_exclusive.empty()) p = outside_exclusive(addr, n, now, p);
-    a.max_store = std::max(a.max_store, p);
-    if (release) a.last_release = std::max(a.last_release, p);
-    return place_store(a, agent, now, addr, src, n, release, label, p);
 }
 
 RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
@@ -421,7 +420,9 @@ RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, const uint8_
     m_exclusive.push_back({addr, n, pl, ps});
     RmwTicket t;
     t.load = LoadTicket{op.seq, now, pl, addr, n};
-    t.store_seq = place_store(a, agent, now, addr, src, n, release, label, ps, true);
+    m_store_part = ps; // store() takes this perform time, and remembers an exclusive store
+    t.store_seq = store(agent, now, addr, src, n, release, label);
+    m_store_part.reset();
     return t;
 }
 

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -166,9 +167,8 @@ private:
     // Merges into memory what no load can still need to see around; stores performing at
     // or after `keep_from` stay (a branch on a load just read may still squash them).
     void retire(Picos now, Picos keep_from = ~Picos(0));
-    // A store's tail, once its perform time p is known: its record, then memory or history.
-    uint64_t place_store(Agent& a, unsigned agent, Picos now, Addr addr, const uint8_t* src,
-                         uint64_t n, bool release, Barrier label, Picos p, bool exclusive = false);
+    // Set by rmw() around its call of store(): the store part's perform time, decided there.
+    std::optional<Picos> m_store_part;
     // The latest perform time of the stores to these bytes still in the history (0: none).
     Picos latest_store_to(Addr addr, uint64_t n) const;
     // A read-modify-write's exclusive window: from its load part's perform time up to its
