@@ -230,18 +230,18 @@ P0(int *x, int *y) { int r9; WRITE_ONCE(*x, 1); r9 = XCHG(y, 1); }
 P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); smp_rmb(); r1 = READ_ONCE(*x); }
 exists (1:r0=1 /\ 1:r1=0)
 )";
-    auto with = [&mp](const std::string& xchg, const std::string& result) {
-        std::string t = mp;
-        t.replace(t.find("RESULT"), 6, result);
-        t.replace(t.find("XCHG"), 4, xchg);
-        return t;
+    // `shape` with its exchange and Result line filled in.
+    auto with = [](std::string shape, const std::string& xchg, const std::string& result) {
+        shape.replace(shape.find("RESULT"), 6, result);
+        shape.replace(shape.find("XCHG"), 4, xchg);
+        return shape;
     };
-    expect_verdicts(with("xchg_relaxed", "Sometimes"),
+    expect_verdicts(with(mp, "xchg_relaxed", "Sometimes"),
                     forbidden_on({MemoryModel::sc, MemoryModel::tso}));
-    expect_verdicts(with("xchg_acquire", "Sometimes"),
+    expect_verdicts(with(mp, "xchg_acquire", "Sometimes"),
                     forbidden_on({MemoryModel::sc, MemoryModel::tso}));
-    expect_verdicts(with("xchg_release", "Never"));
-    expect_verdicts(with("xchg", "Never"));
+    expect_verdicts(with(mp, "xchg_release", "Never"));
+    expect_verdicts(with(mp, "xchg", "Never"));
 
     // Store buffering with the exchange first: only the fully ordered xchg (its trailing
     // smp_mb) holds the load of y after the exchange's store part on arm; x86's exchange is
@@ -253,16 +253,10 @@ P0(int *x, int *y) { int r0; int r1; r0 = XCHG(x, 1); r1 = READ_ONCE(*y); }
 P1(int *x, int *y) { int r2; WRITE_ONCE(*y, 1); smp_mb(); r2 = READ_ONCE(*x); }
 exists (0:r1=0 /\ 1:r2=0)
 )";
-    auto sb_with = [&sb](const std::string& xchg, const std::string& result) {
-        std::string t = sb;
-        t.replace(t.find("RESULT"), 6, result);
-        t.replace(t.find("XCHG"), 4, xchg);
-        return t;
-    };
     for (const char* weak : {"xchg_relaxed", "xchg_acquire", "xchg_release"})
-        expect_verdicts(sb_with(weak, "Sometimes"),
+        expect_verdicts(with(sb, weak, "Sometimes"),
                         forbidden_on({MemoryModel::sc, MemoryModel::tso}));
-    expect_verdicts(sb_with("xchg", "Never"));
+    expect_verdicts(with(sb, "xchg", "Never"));
 }
 
 TEST(KernelLitmus, PointersAreAddressDependenciesAndRcuDereferenceIsForbiddenToReorder) {
