@@ -404,9 +404,7 @@ RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, const uint8_
         if (acquire) a.floor_all = std::max(a.floor_all, pl);
         break;
     }
-    a.max_load = std::max(a.max_load, pl);
-    a.max_store = std::max(a.max_store, ps);
-    if (release) a.last_release = std::max(a.last_release, ps);
+    a.max_load = std::max(a.max_load, pl); // max_store and last_release: store() below
     if (m_model != MemoryModel::sc) remember(a, addr, n, pl, false, now);
     a.exchanged = true;
 
