@@ -800,16 +800,11 @@ Outcome Execution::run() {
 Outcome Execution::final_state() {
     Outcome o;
     for (const AgentRun& a : m_agents) {
-        unsigned max_reg = 0;
-        bool any = false;
-        for (const auto& [r, slot] : a.reg)
-            if (r < kHiddenReg) {
-                max_reg = std::max(max_reg, r);
-                any = true;
-            }
-        std::vector<uint64_t> regs(any ? max_reg + 1 : 0, 0);
-        for (const auto& [r, slot] : a.reg)
-            if (r < kHiddenReg) regs[r] = a.loads[slot].value;
+        // The test's registers, in order; the reader's own (kHiddenReg on) are not outcomes.
+        const auto end = a.reg.lower_bound(kHiddenReg);
+        std::vector<uint64_t> regs(end == a.reg.begin() ? 0 : std::prev(end)->first + 1, 0);
+        for (auto it = a.reg.begin(); it != end; ++it)
+            regs[it->first] = a.loads[it->second].value;
         o.regs.push_back(std::move(regs));
     }
     // Read memory after every store has performed: then it holds each location's last
