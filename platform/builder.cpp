@@ -4,6 +4,7 @@
 #include "models/kernel/etr_alloc.h"
 #include "models/kernel/perf_abi.h"
 #include "models/kernel/perf_mmap.h"
+#include "models/kernel/sched_weight.h"
 #include "models/user/readers.h"
 
 namespace ringsim::platform {
@@ -187,13 +188,16 @@ void Platform::build_writers() {
         p.sample_type = sample_type;
         p.sample_id_all = m_sc.sample_id_all;
         p.pid = kWorkloadPid;
-        p.period = kSamplePeriod;
+        // cpu-clock writes its attr's sample_period, in ns (hw.last_period), into PERIOD (R12).
+        const uint64_t period_ns = w.cpu_clock ? w.period_ps / 1000 : kSamplePeriod;
+        p.period = period_ns;
 
         m_perf_events.push_back(
             {w.name,
              w.record,
              {},
-             w.record == RecordKind::sample && w.size > perf::sample_fixed_size(sample_type)});
+             w.record == RecordKind::sample && w.size > perf::sample_fixed_size(sample_type),
+             w.cpu_clock ? period_ns : 0});
         if (m_sc.deployment == Deployment::per_thread) {
             const std::string name = w.name;
             p.seed = derive_seed(m_sc.seed, "writer." + name);
@@ -270,11 +274,14 @@ void Platform::map_tool() {
 void Platform::build_consumer() {
     PerfConsumerParams p;
     p.reader = m_sc.reader;
-    p.wakeup_latency = m_sc.wakeup_latency_ps;
-    p.per_record_cost = m_sc.per_record_cost_ps;
-    p.lost_record_cost = m_sc.lost_record_cost_ps;
-    p.cost_distribution = m_sc.per_record_cost_distribution;
+    p.wakeup_latency = m_sc.wakeup_latency;
+    p.wakeup_cost = m_sc.wakeup_cost;
+    p.cpu_share = models::fair_share(m_sc.consumer_nice, m_sc.competitor_nices);
+    p.per_record_cost = m_sc.per_record_cost;
+    p.lost_record_cost = m_sc.lost_record_cost;
     p.cost_seed = derive_seed(m_sc.seed, "consumer.per_record_cost");
+    p.wakeup_seed = derive_seed(m_sc.seed, "consumer.wakeup_latency");
+    p.wakeup_cost_seed = derive_seed(m_sc.seed, "consumer.wakeup_cost");
     p.tail_update = m_sc.tail_update;
     p.copy_bandwidth = m_sc.copy_bandwidth;
     p.write_bandwidth = m_sc.write_bandwidth;

@@ -26,10 +26,12 @@ PerfConsumer::PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParam
                            MemoryPort& mem, std::vector<ConsumerMmap> mmaps)
     : sc_module(name), m_p(params), m_mem(mem), m_mmaps(std::move(mmaps)), m_state(m_mmaps.size()),
       m_next_snapshot(params.snapshot_every), m_cost_rng(params.cost_seed),
+      m_wakeup_rng(params.wakeup_seed), m_wakeup_cost_rng(params.wakeup_cost_seed),
       m_flush(params.mmap_flush) {
     require_param(m_p.copy_bandwidth > 0, "PerfConsumerParams.copy_bandwidth");
     require_param(m_p.write_bandwidth > 0, "PerfConsumerParams.write_bandwidth");
     require_param(m_p.mmap_flush >= 1, "PerfConsumerParams.mmap_flush");
+    require_param(m_p.cpu_share > 0 && m_p.cpu_share <= 1, "PerfConsumerParams.cpu_share");
     SC_THREAD(consumer_thread);
     if (!m_p.pauses.empty()) SC_THREAD(pause_thread);
 }
@@ -195,9 +197,12 @@ void PerfConsumer::poll() {
             sc_core::wait(any);
         for (ConsumerObserver* o : m_observers)
             o->on_woken();
-        if (m_p.wakeup_latency) sc_core::wait(ps(m_p.wakeup_latency));
+        if (const Picos latency = draw(m_p.wakeup_latency, m_wakeup_rng))
+            sc_core::wait(ps(latency));
         for (ConsumerObserver* o : m_observers)
             o->on_running();
+        if (const Picos work = draw(m_p.wakeup_cost, m_wakeup_cost_rng))
+            sc_core::wait(ps(on_cpu(work)));
     }
     for (auto& m : m_mmaps)
         if (!m.overwrite && m.wakeup->perf_poll()) ++m.stats->consumer_polls;
@@ -205,13 +210,19 @@ void PerfConsumer::poll() {
 
 Picos PerfConsumer::cost(uint64_t n) const {
     // Copy out of the mapping, then write to perf.data.
-    return transfer_time(n, m_p.copy_bandwidth) + transfer_time(n, m_p.write_bandwidth);
+    return on_cpu(transfer_time(n, m_p.copy_bandwidth) + transfer_time(n, m_p.write_bandwidth));
+}
+
+Picos PerfConsumer::draw(const TimeDistribution& d, Rng& rng) {
+    bool capped = false;
+    const Picos t = d.draw(rng, capped);
+    m_draws_capped += capped;
+    return t;
 }
 
 Picos PerfConsumer::record_cost(uint32_t type) {
-    const Picos mean = type == PERF_RECORD_LOST ? m_p.lost_record_cost : m_p.per_record_cost;
-    if (m_p.cost_distribution == CostDistribution::fixed || mean == 0) return mean;
-    return Picos(std::llround(m_cost_rng.exponential(double(mean))));
+    return on_cpu(
+        draw(type == PERF_RECORD_LOST ? m_p.lost_record_cost : m_p.per_record_cost, m_cost_rng));
 }
 
 bool PerfConsumer::read_forward(unsigned idx) {
@@ -326,7 +337,7 @@ bool PerfConsumer::read_events(unsigned idx) {
         // libperf as perf's tools use it: the copy and a write, as push; the others pay the
         // copy when they copy (cilium-ebpf, aya-0.13), nothing more in place (libbpf, aya).
         const Picos handling = m_p.reader == ReaderKind::libperf ? cost(h->size)
-                               : reader.copies ? transfer_time(h->size, m_p.copy_bandwidth)
+                               : reader.copies ? on_cpu(transfer_time(h->size, m_p.copy_bandwidth))
                                                : 0;
         sc_core::wait(ps(record_cost(h->type) + handling));
         // perf_mmap__consume after each event (cilium-ebpf: its deferred writeTail).
@@ -435,6 +446,11 @@ void declare_consumer_stats(StatRegistry& r) {
     // One poll() covers every buffer: the total is the consumer's own count.
     r.total_counter<PerfConsumer>("consumer.polls",
                                   [](const PerfConsumer& c) { return c.polls(); });
+    r.counter<PerfConsumer>(
+        "consumer.draws_capped", "draws",
+        "draws of a distributed consumer time (wakeup_latency, wakeup_cost, per_record_cost, "
+        "lost_record_cost) above its key's bound, cut to the bound",
+        [](const PerfConsumer& c) { return c.draws_capped(); }, StatScope::total);
     r.counter("consumer.passes", "passes",
               "read passes over the buffer (perf_mmap__push or a "
               "read_init/read_event/consume loop)",

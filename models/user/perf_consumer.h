@@ -16,8 +16,11 @@
 //  - libperf, per_record: perf_mmap__consume after every perf_mmap__read_event (how perf
 //    top, perf trace and the python binding use libperf);
 //  - libperf, batch: one perf_mmap__consume after the read_event loop, before read_done.
-// per_record_cost (lost_record_cost for a PERF_RECORD_LOST) is drawn per record, fixed or
-// exponential with that mean (CostDistribution), from the consumer's own seeded stream.
+// per_record_cost (lost_record_cost for a PERF_RECORD_LOST) is drawn per record, and
+// wakeup_latency and wakeup_cost per wake-up, each from its distribution (time_distribution.h) and
+// its own seeded stream, so a distribution given to one does not shift the other's draws. Its CPU
+// times (wakeup_cost, per-record costs, copies and writes) stretch by 1 / cpu_share when
+// other tasks compete for its CPU.
 // Overwrite (backward) buffers are read the way perf record reads them (C3, C4, C5, R9):
 // pause output, perf_mmap__push from data_head back to prev (overwrite_rb_find_range when
 // full), resume.
@@ -28,6 +31,7 @@
 
 #include "models/common/buffer_stats.h"
 #include "models/common/rng.h"
+#include "models/common/time_distribution.h"
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_wakeup.h"
 #include "models/memory/linux_barriers.h"
@@ -36,6 +40,7 @@
 #include "models/user/tool_observers.h"
 
 #include <algorithm>
+#include <cmath>
 #include <systemc>
 #include <vector>
 
@@ -75,11 +80,14 @@ struct PauseWindow {
 
 struct PerfConsumerParams {
     ReaderKind reader = ReaderKind::push;
-    Picos wakeup_latency = 0;   // from the waitqueue wake-up to the consumer running
-    Picos per_record_cost = 0;  // handling one record (libperf; push with per_record tail)
-    Picos lost_record_cost = 0; // the same for a PERF_RECORD_LOST
-    CostDistribution cost_distribution = CostDistribution::fixed;
-    uint64_t cost_seed = 0; // the stream of exponential per-record costs
+    TimeDistribution wakeup_latency;   // from the waitqueue wake-up to the consumer running
+    TimeDistribution wakeup_cost;      // CPU time per wake-up, beyond copies and writes
+    double cpu_share = 1;              // the share of its CPU it gets (sched_weight.h), (0, 1]
+    TimeDistribution per_record_cost;  // handling one record (libperf; push with per_record tail)
+    TimeDistribution lost_record_cost; // the same for a PERF_RECORD_LOST
+    uint64_t cost_seed = 0;            // the stream of per-record cost draws
+    uint64_t wakeup_seed = 0;          // the stream of wake-up latency draws
+    uint64_t wakeup_cost_seed = 0;     // the stream of wake-up cost draws
     TailUpdate tail_update = TailUpdate::batch;
     double copy_bandwidth = 0;  // bytes/s out of the mapping
     double write_bandwidth = 0; // bytes/s into perf.data
@@ -118,6 +126,8 @@ public:
     // The tool's read position (md->prev) in mmap idx.
     uint64_t read_position(unsigned idx) const { return m_state.at(idx).prev; }
     uint64_t keep_up_warnings() const { return m_keep_up_failures; }
+    // Draws of a distributed time above its key's bound, cut to it (time_distribution.h).
+    uint64_t draws_capped() const { return m_draws_capped; }
 
 private:
     struct MmapState {
@@ -153,6 +163,11 @@ private:
     // Handling one record of type `type`: per_record_cost (lost_record_cost for a
     // PERF_RECORD_LOST), drawn from its distribution.
     Picos record_cost(uint32_t type);
+    Picos draw(const TimeDistribution& d, Rng& rng); // counts a capped draw
+    // Wall time of `work` of CPU time at the consumer's share of its CPU.
+    Picos on_cpu(Picos work) const {
+        return m_p.cpu_share >= 1 ? work : Picos(std::llround(double(work) / m_p.cpu_share));
+    }
     // push with a per-record tail: handles the records of a copied chunk one by one.
     void handle_records(unsigned idx, const Copy& copy);
     void write_tail(unsigned idx, uint64_t tail);
@@ -173,6 +188,9 @@ private:
     uint64_t m_keep_up_failures = 0;
     std::vector<uint8_t> m_buf;
     Rng m_cost_rng;
+    Rng m_wakeup_rng;
+    Rng m_wakeup_cost_rng;
+    uint64_t m_draws_capped = 0;
     uint64_t m_flush; // map->core.flush: --mmap-flush, 1 for the last pass at exit
 };
 

@@ -468,6 +468,7 @@ std::string noun(K kind) {
     case K::size:
         return "a size";
     case K::time:
+    case K::time_distribution:
         return "a time";
     case K::frequency:
         return "a frequency";
@@ -512,6 +513,8 @@ std::string expected_text(const Param& p) {
         return kSizeSyntax;
     case K::time:
         return kTimeSyntax;
+    case K::time_distribution:
+        return kTimeDistributionSyntax;
     case K::frequency:
         return kFrequencySyntax;
     case K::bandwidth:
@@ -643,6 +646,8 @@ private:
             return quantity(v, pointer, p, parse_size);
         case K::time:
             return quantity(v, pointer, p, parse_time);
+        case K::time_distribution:
+            return distribution(v, pointer, p);
         case K::frequency:
             return quantity(v, pointer, p, parse_frequency);
         case K::bandwidth:
@@ -650,6 +655,115 @@ private:
         default:
             return false;
         }
+    }
+
+    // A time_distribution: a time, or one of the objects kTimeDistributionSyntax names, each
+    // time within the key's bounds. (An empirical "file" was read into "histogram" before.)
+    bool distribution(const json& v, const std::string& pointer, const Param& p) {
+        Param time = p;
+        time.kind = K::time;
+        if (v.is_string()) return quantity(v, pointer, time, parse_time);
+        if (!v.is_object()) return fail(pointer, expected_text(p), v);
+        const json* kind = v.contains("distribution") ? &v.at("distribution") : nullptr;
+        static const std::map<std::string, std::vector<std::string>> keys = {
+            {"exponential", {"distribution", "mean"}},
+            {"lognormal", {"distribution", "median", "sigma"}},
+            {"empirical", {"distribution", "histogram"}}};
+        if (kind == nullptr || !kind->is_string() || !keys.count(kind->get<std::string>())) {
+            const std::string expected =
+                "one of \"exponential\", \"lognormal\", \"empirical\" (a fixed time is written "
+                "as the time itself, e.g. \"10us\")";
+            if (kind == nullptr) return missing(pointer + "/distribution", expected);
+            return fail(pointer + "/distribution", expected, *kind);
+        }
+        // An empirical "file" still here could not be read, and was reported.
+        if (kind->get<std::string>() == "empirical" && v.contains("file")) return false;
+        const auto& allowed = keys.at(kind->get<std::string>());
+        bool ok = true;
+        for (const auto& [name, value] : v.items())
+            if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+                m_errors.add(pointer + "/" + escape_token(name),
+                             "one of the keys " + join_names(allowed) + " of " +
+                                 (kind->get<std::string>() == "lognormal" ? "a " : "an ") +
+                                 kind->get<std::string>() + " distribution",
+                             "unknown key \"" + clipped(name) + "\"");
+                ok = false;
+            }
+        for (const auto& name : allowed)
+            if (!v.contains(name))
+                ok = missing(pointer + "/" + name, name == "sigma" ? "a number in 0..4"
+                                                   : name == "histogram"
+                                                       ? "a list of [TIME, COUNT] pairs"
+                                                       : kTimeSyntax);
+        // The values present are checked too: one run shows every mistake.
+        const std::string k = kind->get<std::string>();
+        auto time_at = [&](const char* name) {
+            return !v.contains(name) ||
+                   quantity(v.at(name), pointer + "/" + name, time, parse_time);
+        };
+        if (k == "exponential") return time_at("mean") && ok;
+        if (k == "lognormal") {
+            const bool median = time_at("median");
+            const json* sigma = v.contains("sigma") ? &v.at("sigma") : nullptr;
+            if (sigma &&
+                (!sigma->is_number() || sigma->get<double>() < 0 || sigma->get<double>() > 4))
+                ok = fail(pointer + "/sigma",
+                          "a number in 0..4 (the standard deviation of ln(time))", *sigma);
+            return median && ok;
+        }
+        return v.contains("histogram") &&
+               histogram(v.at("histogram"), pointer + "/histogram", time) && ok;
+    }
+
+    // [[TIME, COUNT], ...]: times strictly increasing, counts >= 0, some count > 0.
+    bool histogram(const json& v, const std::string& pointer, const Param& time) {
+        constexpr size_t kMaxBins = 100000;
+        if (!v.is_array() || v.empty() || v.size() > kMaxBins)
+            return fail(pointer,
+                        "a list of 1 to " + std::to_string(kMaxBins) + " [TIME, COUNT] pairs", v);
+        bool ok = true;
+        std::optional<uint64_t> previous;
+        uint64_t total = 0;
+        for (size_t i = 0; i < v.size(); ++i) {
+            const std::string element = pointer + "/" + std::to_string(i);
+            const json& bin = v[i];
+            if (!bin.is_array() || bin.size() != 2) {
+                ok = fail(element, "a [TIME, COUNT] pair, e.g. [\"25us\", 120]", bin);
+                continue;
+            }
+            if (quantity(bin[0], element + "/0", time, parse_time)) {
+                const uint64_t t = *parse_time(bin[0].get<std::string>()).value;
+                if (previous && t <= *previous)
+                    ok = fail(element + "/0",
+                              "a time after " + format_time(*previous) +
+                                  ", the one before it (the bins are strictly increasing)",
+                              bin[0]);
+                previous = std::max(t, previous.value_or(0));
+            } else {
+                ok = false;
+            }
+            const json& count = bin[1];
+            // 2^40 each keeps the total of 100000 bins far inside 64 bits.
+            if (!count.is_number_unsigned() || count.get<uint64_t>() > (uint64_t(1) << 40)) {
+                ok = fail(element + "/1", "a count: an integer in 0..2^40", count);
+                continue;
+            }
+            total += count.get<uint64_t>();
+        }
+        if (ok && total == 0) return fail(pointer, "some bin with a count above 0", v);
+        return ok;
+    }
+
+    bool missing(const std::string& pointer, const std::string& expected) {
+        m_errors.add(pointer, expected, "nothing");
+        return false;
+    }
+
+    static std::string join_names(const std::vector<std::string>& names) {
+        std::string out;
+        for (const auto& n : names)
+            out += (out.empty() ? "" : ", ") + n;
+        return out;
     }
 
     bool integer(const json& v, const std::string& pointer, const Param& p) {
@@ -752,6 +866,14 @@ public:
         if (!v->is_number_unsigned() && v->get<int64_t>() < 0) return std::nullopt;
         return v->get<uint64_t>();
     }
+    // An integer whose bounds allow negative values (a nice level).
+    std::optional<int64_t> signed_integer(const std::string& pointer) const {
+        const json* v = at(pointer, {ParamKind::integer});
+        if (v == nullptr || !v->is_number_integer()) return std::nullopt;
+        if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(INT64_MAX))
+            return std::nullopt;
+        return v->get<int64_t>();
+    }
     // A string or an enumeration's name.
     std::optional<std::string> text(const std::string& pointer) const {
         return text(pointer, {ParamKind::string, ParamKind::enumeration});
@@ -768,6 +890,37 @@ public:
     std::optional<uint64_t> time(const std::string& pointer) const {
         const auto t = text(pointer, {ParamKind::time});
         return t ? parse_time(*t).value : std::nullopt;
+    }
+    // A time_distribution; its cap is the key's upper bound.
+    std::optional<models::TimeDistribution> distribution(const std::string& pointer) const {
+        using D = models::TimeDistribution;
+        const json* v = at(pointer, {ParamKind::time_distribution});
+        if (v == nullptr) return std::nullopt;
+        auto time = [](const json& t) { return *parse_time(t.get<std::string>()).value; };
+        D d;
+        if (v->is_string()) {
+            d = D(time(*v));
+        } else {
+            const std::string kind = v->at("distribution").get<std::string>();
+            if (kind == "exponential") {
+                d.kind = D::Kind::exponential;
+                d.value = time(v->at("mean"));
+            } else if (kind == "lognormal") {
+                d.kind = D::Kind::lognormal;
+                d.value = time(v->at("median"));
+                d.sigma = v->at("sigma").get<double>();
+            } else {
+                d.kind = D::Kind::empirical;
+                uint64_t total = 0;
+                for (const json& bin : v->at("histogram")) {
+                    d.times.push_back(time(bin[0]));
+                    d.cumulative.push_back(total += bin[1].get<uint64_t>());
+                }
+            }
+        }
+        if (const Param* p = find_param(pattern_of(pointer)); p && p->max)
+            d.cap = static_cast<models::Picos>(*p->max);
+        return d;
     }
     std::optional<double> frequency(const std::string& pointer) const {
         const auto t = text(pointer, {ParamKind::frequency});
@@ -898,14 +1051,65 @@ void fill_consumer_timing(json& eff) {
 }
 
 // Derived defaults, computed only from values that passed their checks.
+// The hrtimer's floor on a cpu-clock period (R12, perf_swevent_hrtimer: max_t(u64, 10000,
+// sample_period) ns), in picoseconds.
+constexpr uint64_t kCpuClockMinPeriodPs = 10'000'000;
+
+// The most samples per second a cpu-clock event with this period can take.
+double cpu_clock_max_rate(uint64_t period_ps) {
+    return 1e12 / double(std::max(period_ps, kCpuClockMinPeriodPs));
+}
+
+// A writer's context and sample size follow its event (cpu-clock samples from its hrtimer's
+// hard interrupt, with the sample_type's fields alone).
+void fill_writers(json& eff, const Values& r) {
+    json* workload = member_object(eff, "workload");
+    if (workload == nullptr || !workload->contains("writers") || !(*workload)["writers"].is_array())
+        return;
+    json& writers = (*workload)["writers"];
+    for (size_t i = 0; i < writers.size(); ++i) {
+        if (!writers[i].is_object()) continue;
+        const std::string w = "/workload/writers/" + std::to_string(i);
+        const auto event = r.text(w + "/event");
+        if (!event) continue;
+        const bool cpu_clock = *event == "cpu-clock";
+        if (!writers[i].contains("context")) writers[i]["context"] = cpu_clock ? "irq" : "nmi";
+        // A cpu-clock sample is what its sample_type builds, nothing more (no RAW).
+        const auto bits = r.sample_bits();
+        if (!writers[i].contains("size"))
+            writers[i]["size"] = cpu_clock && bits
+                                     ? format_size(models::perf::sample_fixed_size(*bits))
+                                     : std::string("64B");
+    }
+}
+
+// A cpu-clock writer without a rate samples at its timer's (R12): filled before the table's
+// check, which then finds the rate every other writer must give.
+void fill_cpu_clock_rates(json& doc) {
+    if (!doc.is_object() || !doc.contains("workload") || !doc["workload"].is_object()) return;
+    json& workload = doc["workload"];
+    if (!workload.contains("writers") || !workload["writers"].is_array()) return;
+    for (json& w : workload["writers"]) {
+        if (!w.is_object() || w.contains("rate") || w.value("event", json()) != "cpu-clock" ||
+            !w.contains("period") || !w["period"].is_string())
+            continue;
+        const auto period = parse_time(w["period"].get<std::string>()).value;
+        if (!period || *period == 0) continue; // the table's check reports it
+        char text[64];
+        std::snprintf(text, sizeof text, "%.12gHz", cpu_clock_max_rate(*period));
+        w["rate"] = text;
+    }
+}
+
 void fill_derived(json& eff, const Errors& errors) {
     fill_consumer_timing(eff);
     const Values r(eff, errors);
+    fill_writers(eff, r);
     const auto cpus = r.integer("/platform/cpus");
     json* consumer = member_object(eff, "consumer");
     if (consumer != nullptr && !consumer->contains("cpu") && cpus) (*consumer)["cpu"] = *cpus - 1;
     if (consumer != nullptr && !consumer->contains("lost_record_cost") &&
-        r.time("/consumer/per_record_cost"))
+        r.at("/consumer/per_record_cost") != nullptr)
         (*consumer)["lost_record_cost"] = (*consumer)["per_record_cost"];
     // Each reader stores data_tail when its code does (models/user/readers.h): libperf's
     // users call perf_mmap__consume after every event, perf record's push once per pass; a
@@ -1049,14 +1253,15 @@ private:
             error("/consumer/tail_update",
                   "\"batch\" when session.overwrite is true (an overwrite mapping is read-only: "
                   "the tool never stores data_tail, R11)");
-        const auto dist = r().text("/consumer/per_record_cost_distribution");
         const auto reader = r().text("/consumer/reader");
-        if (dist && reader && tail && *dist == "exponential" && *reader == "push" &&
-            *tail == "batch")
-            error("/consumer/per_record_cost_distribution",
-                  "\"fixed\" unless a reader charges per_record_cost (any consumer.reader but "
-                  "push, or push with tail_update per_record): perf_mmap__push with a batch tail "
-                  "copies whole chunks and has no per-record cost to draw");
+        for (const char* key : {"/consumer/per_record_cost", "/consumer/lost_record_cost"}) {
+            const auto cost = r().distribution(key);
+            if (cost && !cost->is_fixed() && reader && tail && *reader == "push" &&
+                *tail == "batch")
+                error(key, "a fixed time unless a reader charges it (any consumer.reader but "
+                           "push, or push with tail_update per_record): perf_mmap__push with a "
+                           "batch tail copies whole chunks and has no per-record cost to draw");
+        }
         // Only perf maps a buffer read-only to overwrite it; the other projects' readers
         // (models/user/readers.h) read forward buffers.
         if (reader && overwrite && *overwrite && *reader != "push" && *reader != "libperf")
@@ -1094,6 +1299,43 @@ private:
             names.push_back(name.value_or(""));
             if (r().text(w + "/record") == std::optional<std::string>("sample"))
                 sample_size(w + "/size");
+            event(w);
+        }
+    }
+
+    // A pmu writer has a rate and no period; a cpu-clock writer has a period, writes samples
+    // from its hrtimer (irq), and samples no faster than the timer fires.
+    void event(const std::string& w) {
+        const auto event = r().text(w + "/event");
+        if (!event) return;
+        const json& writer = m_eff.at(json::json_pointer(w));
+        if (*event == "pmu") {
+            if (writer.contains("period"))
+                error(w + "/period", "no period unless event is cpu-clock (a pmu writer's pace is "
+                                     "its rate)");
+            return;
+        }
+        if (!writer.contains("period")) {
+            m_errors.add(w + "/period",
+                         "a time > 0 (required for event cpu-clock: the sample period, perf "
+                         "record -c)",
+                         "nothing");
+            return;
+        }
+        if (const auto record = r().text(w + "/record"); record && *record != "sample")
+            error(w + "/record", "\"sample\" for event cpu-clock (its hrtimer writes samples)");
+        if (const auto context = r().text(w + "/context"); context && *context != "irq")
+            error(w + "/context", "\"irq\" for event cpu-clock (perf_swevent_hrtimer runs in the "
+                                  "hrtimer's hard interrupt)");
+        const auto period = r().time(w + "/period");
+        const auto rate = r().frequency(w + "/rate");
+        if (period && rate && *rate > cpu_clock_max_rate(*period) * (1 + 1e-12)) {
+            char max[64];
+            std::snprintf(max, sizeof max, "%.12gHz", cpu_clock_max_rate(*period));
+            error(w + "/rate", std::string("a frequency <= ") + max +
+                                   " for event cpu-clock with period " + format_time(*period) +
+                                   " (its hrtimer fires every max(period, 10us) and "
+                                   "hrtimer_forward_now never catches up on missed periods)");
         }
     }
 
@@ -1268,6 +1510,8 @@ Writer to_writer(const Values& r, const std::string& w) {
     out.arrival = enum_of(*r.text(w + "/arrival"), arrivals);
     out.size = *r.size(w + "/size");
     out.write_time_ps = *r.time(w + "/write_time");
+    out.cpu_clock = *r.text(w + "/event") == "cpu-clock";
+    out.period_ps = r.time(w + "/period").value_or(0);
     out.burst_size = *r.integer(w + "/burst_size");
     out.burst_spacing_ps = *r.time(w + "/burst_spacing");
     out.start_ps = *r.time(w + "/start");
@@ -1337,13 +1581,14 @@ void to_trace_and_etr(const Values& r, Scenario& s) {
 void to_consumer(const Values& r, Scenario& s) {
     s.consumer_cpu = static_cast<unsigned>(*r.integer("/consumer/cpu"));
     s.reader = models::reader_named(r.text("/consumer/reader")->c_str())->kind;
-    s.wakeup_latency_ps = *r.time("/consumer/wakeup_latency");
-    s.per_record_cost_ps = *r.time("/consumer/per_record_cost");
-    s.lost_record_cost_ps = *r.time("/consumer/lost_record_cost");
-    static const std::pair<const char*, CostDistribution> distributions[] = {
-        {"fixed", CostDistribution::fixed}, {"exponential", CostDistribution::exponential}};
-    s.per_record_cost_distribution =
-        enum_of(*r.text("/consumer/per_record_cost_distribution"), distributions);
+    s.wakeup_latency = *r.distribution("/consumer/wakeup_latency");
+    s.wakeup_cost = *r.distribution("/consumer/wakeup_cost");
+    s.consumer_nice = int(*r.signed_integer("/consumer/nice"));
+    for (size_t i = 0; i < r.count("/consumer/competitors"); ++i)
+        s.competitor_nices.push_back(
+            int(*r.signed_integer("/consumer/competitors/" + std::to_string(i) + "/nice")));
+    s.per_record_cost = *r.distribution("/consumer/per_record_cost");
+    s.lost_record_cost = *r.distribution("/consumer/lost_record_cost");
     static const std::pair<const char*, TailUpdate> tails[] = {
         {"batch", TailUpdate::batch}, {"per_record", TailUpdate::per_record}};
     s.tail_update = enum_of(*r.text("/consumer/tail_update"), tails);
@@ -1422,14 +1667,114 @@ Scenario to_scenario(const json& eff, std::set<std::string>& read) {
     return s;
 }
 
+// consumer.per_record_cost_distribution became the form of per_record_cost itself: an old
+// file is refused with the new spelling, not read as something else.
+void refuse_cost_distribution_key(json& doc, Errors& errors) {
+    if (!doc.is_object() || !doc.contains("consumer") || !doc["consumer"].is_object()) return;
+    json& consumer = doc["consumer"];
+    if (!consumer.contains("per_record_cost_distribution")) return;
+    errors.add("/consumer/per_record_cost_distribution",
+               "no such key: the distribution is now the form of consumer.per_record_cost "
+               "itself, e.g. \"per_record_cost\": {\"distribution\": \"exponential\", "
+               "\"mean\": \"1us\"} (lost_record_cost takes the same form; "
+               "docs/scenario-reference.md)",
+               json_text(consumer["per_record_cost_distribution"]));
+    consumer.erase("per_record_cost_distribution");
+}
+
+// Reads every {"distribution": "empirical", "file": F} of a time_distribution key into
+// "histogram", F relative to the scenario's directory: the effective scenario (what sweeps
+// and workers load) then needs no file beside it.
+void read_histogram_files(json& v, const std::string& pointer, const std::string& pattern,
+                          const std::string& dir, Errors& errors) {
+    if (v.is_array()) {
+        for (size_t i = 0; i < v.size(); ++i)
+            read_histogram_files(v[i], pointer + "/" + std::to_string(i), pattern + "/*", dir,
+                                 errors);
+        return;
+    }
+    if (!v.is_object()) return;
+    const Param* p = find_param(pattern);
+    if (p == nullptr || p->kind != K::time_distribution) {
+        for (auto& [name, child] : v.items())
+            read_histogram_files(child, pointer + "/" + escape_token(name), pattern + "/" + name,
+                                 dir, errors);
+        return;
+    }
+    if (!v.contains("file") || v.value("distribution", json()) != "empirical") return;
+    // On any mistake "file" stays, and the validator leaves the value to this message.
+    const std::string where = pointer + "/file";
+    const json file = v["file"];
+    if (v.contains("histogram")) {
+        errors.add(where, "either a file or a histogram, not both", json_text(file));
+        return;
+    }
+    const std::string expected = "a readable histogram file: one TIME,COUNT line per bin, e.g. "
+                                 "25us,120 (# starts a comment)";
+    if (!file.is_string() || file.get<std::string>().empty()) {
+        errors.add(where, expected, json_text(file));
+        return;
+    }
+    const std::string name = file.get<std::string>();
+    const std::string path = name[0] == '/' ? name : dir + "/" + name;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        uint64_t(st.st_size) > kMaxScenarioBytes) {
+        errors.add(where, expected + ", at most " + format_size(kMaxScenarioBytes),
+                   json_text(file) + " (" +
+                       (::stat(path.c_str(), &st) != 0 ? std::strerror(errno)
+                                                       : "not a regular file of that size") +
+                       ")");
+        return;
+    }
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) {
+        errors.add(where, expected, json_text(file) + " (" + std::strerror(errno) + ")");
+        return;
+    }
+    json bins = json::array();
+    char line[512];
+    for (size_t number = 1; std::fgets(line, sizeof line, f) != nullptr; ++number) {
+        std::string text(line);
+        while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
+            text.pop_back();
+        if (text.empty() || text[0] == '#') continue;
+        const size_t comma = text.find(',');
+        char* end = nullptr;
+        const std::string count = comma == std::string::npos ? "" : text.substr(comma + 1);
+        errno = 0;
+        const unsigned long long n = std::strtoull(count.c_str(), &end, 10);
+        if (comma == std::string::npos || count.empty() || *end != '\0' || errno != 0 ||
+            !std::isdigit(static_cast<unsigned char>(count[0]))) {
+            errors.add(where, expected,
+                       json_text(file) + " line " + std::to_string(number) + ": " +
+                           json_text(text));
+            std::fclose(f);
+            return;
+        }
+        bins.push_back(json::array({text.substr(0, comma), n}));
+    }
+    std::fclose(f);
+    v.erase("file");
+    v["histogram"] = std::move(bins); // checked with the rest, at .../histogram
+}
+
+std::string directory_of(const std::string& origin) {
+    const size_t slash = origin.rfind('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : origin.substr(0, slash);
+}
+
 LoadResult load_document(std::optional<json> doc, Errors errors,
                          const std::vector<std::string>& sets,
-                         std::optional<uint64_t> seed_override) {
+                         std::optional<uint64_t> seed_override, const std::string& origin) {
     LoadResult result;
     if (doc) {
         for (const std::string& set : sets)
             apply_set(*doc, set, errors);
         if (seed_override && doc->is_object()) (*doc)["seed"] = *seed_override;
+        refuse_cost_distribution_key(*doc, errors);
+        read_histogram_files(*doc, "", "", directory_of(origin), errors);
+        fill_cpu_clock_rates(*doc);
         if (doc->is_object())
             Validator(errors).members(*doc, "", "");
         else
@@ -1494,7 +1839,7 @@ LoadResult load_scenario_json(const std::string& text, const std::vector<std::st
     try {
         Errors errors;
         auto doc = parse_document(text, origin, errors);
-        return load_document(std::move(doc), std::move(errors), sets, seed_override);
+        return load_document(std::move(doc), std::move(errors), sets, seed_override, origin);
     } catch (const std::exception& e) {
         // A bug of ours, not of the scenario; still reported rather than thrown.
         LoadResult result;

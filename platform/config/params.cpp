@@ -338,28 +338,48 @@ std::vector<Param> make_table() {
                   "PerfBuffer 0.14 (fence(Acquire) after data_head, in place, fence(SeqCst) "
                   "before one tail store); aya-0.13: the same before 0.14, no fence after "
                   "data_head. docs/readers.md."),
-        key("/consumer/wakeup_latency", K::time)
+        key("/consumer/wakeup_latency", K::time_distribution)
             .at_most(kMaxLatency)
             .def("10us")
-            .desc("From POLLIN to the consumer running."),
-        key("/consumer/per_record_cost", K::time)
+            .desc("From POLLIN to the consumer running, drawn at each wake-up (seeded stream "
+                  "\"consumer.wakeup_latency\"). tools/realperf/profile writes the one it "
+                  "measured (docs/validation.md)."),
+        key("/consumer/wakeup_cost", K::time_distribution)
+            .at_most(kMaxLatency)
+            .def("0s")
+            .desc("Consumer CPU time per wake-up beyond its copies and writes (poll's return, "
+                  "the walk of perf record's read loop over its mmaps, their syscalls), spent "
+                  "once it runs, before it reads. tools/realperf/profile measures it."),
+        key("/consumer/nice", K::integer)
+            .at_least(-20)
+            .at_most(19)
+            .def(0)
+            .desc("The consumer's nice level, for its share of its CPU beside competitors."),
+        key("/consumer/competitors", K::object_array)
+            .desc("CPU-bound tasks on the consumer's CPU, always runnable. While the consumer "
+                  "works it gets weight(nice) over the sum of the weights there (the fair "
+                  "scheduler's share; weights from kernel/sched/core.c : "
+                  "sched_prio_to_weight), so its wake-up, per-record, copy and write CPU times "
+                  "stretch by the inverse. How long it waits to run once woken is "
+                  "wakeup_latency's part."),
+        key("/consumer/competitors/*/nice", K::integer)
+            .at_least(-20)
+            .at_most(19)
+            .required()
+            .desc("The competing task's nice level."),
+        key("/consumer/per_record_cost", K::time_distribution)
             .at_most(kMaxLatency)
             .def("50ns")
-            .desc("Consumer CPU time handling one record (its mean under exponential), charged by "
-                  "the readers that handle records one by one: all but push, and push with "
-                  "tail_update per_record."),
-        key("/consumer/lost_record_cost", K::time)
+            .desc("Consumer CPU time handling one record, drawn per record (seeded stream "
+                  "\"consumer.per_record_cost\"), charged by the readers that handle records "
+                  "one by one: all but push, and push with tail_update per_record; with push "
+                  "and a batch tail it must be a fixed time."),
+        key("/consumer/lost_record_cost", K::time_distribution)
             .at_most(kMaxLatency)
             .derive("consumer.per_record_cost")
-            .desc("Consumer CPU time handling one PERF_RECORD_LOST (its mean under exponential), "
-                  "where per_record_cost is charged. perf's handlers only add a LOST record to "
-                  "counters, so it can be far cheaper than a sample."),
-        key("/consumer/per_record_cost_distribution", K::enumeration)
-            .def("fixed")
-            .one_of({"fixed", "exponential"})
-            .desc("fixed: every record costs per_record_cost; exponential: each record's cost is "
-                  "drawn from an exponential distribution with that mean (seeded stream "
-                  "\"consumer.per_record_cost\"). Exponential needs a reader that charges it."),
+            .desc("Consumer CPU time handling one PERF_RECORD_LOST, drawn like per_record_cost "
+                  "and from its stream, where per_record_cost is charged. perf's handlers only "
+                  "add a LOST record to counters, so it can be far cheaper than a sample."),
         key("/consumer/tail_update", K::enumeration)
             .derive("the reader's own: per_record for libperf and cilium-ebpf, else batch")
             .one_of({"batch", "per_record"})
@@ -405,8 +425,15 @@ std::vector<Param> make_table() {
             .def("sample")
             .one_of({"sample", "switch", "comm"})
             .desc("Record type: PERF_RECORD_SAMPLE, PERF_RECORD_SWITCH or PERF_RECORD_COMM."),
+        key("/workload/writers/*/event", K::enumeration)
+            .def("pmu")
+            .one_of({"pmu", "cpu-clock"})
+            .desc("pmu: a hardware event's overflow interrupt, at rate. cpu-clock: the software "
+                  "event perf record -e cpu-clock -c PERIOD opens (PERF_COUNT_SW_CPU_CLOCK): "
+                  "kernel/events/core.c : perf_swevent_hrtimer samples from its hrtimer, in hard "
+                  "interrupt context, every max(period, 10us), the kernel's floor."),
         key("/workload/writers/*/context", K::enumeration)
-            .def("nmi")
+            .derive("irq for event cpu-clock (its hrtimer), else nmi")
             .one_of(contexts)
             .desc(
                 "Context that writes; a higher context nests inside a lower one on the same CPU."),
@@ -414,13 +441,23 @@ std::vector<Param> make_table() {
             .at_least(kMinRecordRate)
             .at_most(kMaxRecordRate)
             .required()
-            .desc("Mean records per second per traced CPU."),
+            .desc("Mean records per second per traced CPU. For event cpu-clock it may be left "
+                  "out: its timer's 1 / max(period, 10us); given, at most that: a machine whose "
+                  "hrtimer fires late samples less often (hrtimer_forward_now skips the periods "
+                  "it missed), and tools/realperf/profile writes the rate it measured."),
+        key("/workload/writers/*/period", K::time)
+            .above(0)
+            .at_most(kMaxLatency)
+            .derive("none: event cpu-clock only, and required there")
+            .desc("cpu-clock: the attr's sample_period in ns (perf record -c), written into each "
+                  "sample's PERIOD as the kernel does (hw.last_period), even below the 10us the "
+                  "timer is held to."),
         key("/workload/writers/*/arrival", K::enumeration)
             .def("periodic")
             .one_of({"periodic", "poisson", "bursty"})
             .desc("Arrival process; bursty sends burst_size records burst_spacing apart."),
         key("/workload/writers/*/size", K::size)
-            .def("64B")
+            .derive("64B; for event cpu-clock the sample_type's fixed part (32B for ip, tid, time)")
             .desc("PERF_RECORD_SAMPLE size: the sample_type fixed part, or more in multiples of 8 "
                   "(PERF_SAMPLE_RAW fills the rest). Ignored for switch and comm records."),
         key("/workload/writers/*/write_time", K::time)
@@ -561,6 +598,7 @@ std::string bound_text(ParamKind kind, double v) {
     case K::size:
         return format_size(u);
     case K::time:
+    case K::time_distribution:
         return format_time(u);
     case K::frequency:
         return with_decimal_unit(v, {"Hz", "kHz", "MHz", "GHz"});
@@ -604,6 +642,8 @@ std::string kind_text(const Param& p) {
         return p.choices.empty() ? "size" : "size " + join(p.choices, "|");
     case K::time:
         return "time";
+    case K::time_distribution:
+        return "time or distribution";
     case K::frequency:
         return "frequency";
     case K::bandwidth:
@@ -752,7 +792,23 @@ std::string params_markdown() {
        << "- size: " << kSizeSyntax << " (KB, MB, GB are powers of 1000)\n"
        << "- time: " << kTimeSyntax << ", exact to the picosecond\n"
        << "- frequency: " << kFrequencySyntax << "\n"
-       << "- bandwidth: " << kBandwidthSyntax << "\n";
+       << "- bandwidth: " << kBandwidthSyntax << "\n\n"
+       << "A key of type `time or distribution` takes a time (that time, every time) or\n"
+       << "one of these objects, each draw from the run's seeded stream for that key\n"
+       << "(`consumer.wakeup_latency`, `consumer.per_record_cost`, ...), so runs repeat:\n\n"
+       << "- `{\"distribution\": \"exponential\", \"mean\": \"100us\"}`\n"
+       << "- `{\"distribution\": \"lognormal\", \"median\": \"50us\", \"sigma\": 1.2}`: "
+          "sigma is the\n  standard deviation of ln(time), 0..4\n"
+       << "- `{\"distribution\": \"empirical\", \"histogram\": [[\"20us\", 950], "
+          "[\"3ms\", 50]]}`: each\n  time drawn with probability count / total; times "
+          "strictly increasing, counts >= 0\n"
+       << "- `{\"distribution\": \"empirical\", \"file\": \"latency.csv\"}`: the same "
+          "from a file\n  beside the scenario, one `TIME,COUNT` line per bin (`#` starts a "
+          "comment);\n  the loader reads it into `histogram` (as `ringsim run --effective` "
+          "shows)\n\n"
+       << "The key's bounds apply to every time the object names. A draw above the key's\n"
+       << "upper bound (a lognormal's far tail) is cut to it and counted in\n"
+       << "`consumer.draws_capped`.\n";
     for (const Param& p : params()) {
         const bool section =
             p.kind == K::object && std::count(p.path.begin(), p.path.end(), '/') == 1;

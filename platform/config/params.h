@@ -20,8 +20,11 @@ enum class ParamKind {
     boolean,
     string, // always non-empty
     enumeration,
-    size,      // "64KiB" -> bytes
-    time,      // "250ns" -> picoseconds
+    size, // "64KiB" -> bytes
+    time, // "250ns" -> picoseconds
+    // A time ("250ns": fixed) or a distribution of times, {"distribution": "exponential" |
+    // "lognormal" | "empirical", ...} -> models::TimeDistribution; bounds apply to its times.
+    time_distribution,
     frequency, // "10kHz" -> Hz
     bandwidth, // "4GB/s" -> bytes per second
     integer_list,

@@ -8,6 +8,7 @@
 // own here (each is value-initialised).
 #pragma once
 
+#include "models/common/time_distribution.h"
 #include "models/coresight/etr_sg_table.h"
 #include "models/kernel/arrivals.h"
 #include "models/kernel/etr_alloc.h"
@@ -25,12 +26,11 @@ namespace ringsim::config {
 
 enum class Deployment { per_cpu, per_thread, system_wide };
 // The models' own enums, one definition each.
-using Arrival = models::ArrivalKind;               // workload.writers[].arrival
-using RecordKind = models::RecordKind;             // workload.writers[].record
-using Context = models::ExecContext;               // workload.writers[].context
-using Reader = models::ReaderKind;                 // consumer.reader
-using TailUpdate = models::TailUpdate;             // consumer.tail_update
-using CostDistribution = models::CostDistribution; // consumer.per_record_cost_distribution
+using Arrival = models::ArrivalKind;   // workload.writers[].arrival
+using RecordKind = models::RecordKind; // workload.writers[].record
+using Context = models::ExecContext;   // workload.writers[].context
+using Reader = models::ReaderKind;     // consumer.reader
+using TailUpdate = models::TailUpdate; // consumer.tail_update
 
 // One source of records written into the buffers (workload.writers[i]).
 struct Writer {
@@ -41,6 +41,8 @@ struct Writer {
     Arrival arrival{};
     uint64_t size{};             // bytes of a PERF_RECORD_SAMPLE (ignored for switch/comm)
     uint64_t write_time_ps{};    // time between reservation and publication
+    bool cpu_clock{};            // event cpu-clock (PERF_COUNT_SW_CPU_CLOCK), else a pmu event
+    uint64_t period_ps{};        // cpu-clock: the attr's sample_period (ns), as picoseconds
     uint64_t burst_size{};       // bursty: records per burst
     uint64_t burst_spacing_ps{}; // bursty: time between records inside a burst
     uint64_t start_ps{};         // first arrival not before this time
@@ -151,10 +153,12 @@ struct Scenario {
 
     unsigned consumer_cpu{};
     Reader reader{};
-    uint64_t wakeup_latency_ps{}; // POLLIN delivered -> consumer running
-    uint64_t per_record_cost_ps{};
-    uint64_t lost_record_cost_ps{}; // a PERF_RECORD_LOST's cost (default: per_record_cost)
-    CostDistribution per_record_cost_distribution{};
+    models::TimeDistribution wakeup_latency; // POLLIN delivered -> consumer running
+    models::TimeDistribution wakeup_cost;    // CPU time per wake-up, beyond copies and writes
+    int consumer_nice{};
+    std::vector<int> competitor_nices; // CPU-bound tasks on the consumer's CPU
+    models::TimeDistribution per_record_cost;
+    models::TimeDistribution lost_record_cost; // a PERF_RECORD_LOST's (default: per_record_cost)
     TailUpdate tail_update{};
     double copy_bandwidth{};      // bytes/s, copying out of the mapping
     double write_bandwidth{};     // bytes/s, writing perf.data

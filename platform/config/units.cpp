@@ -11,6 +11,12 @@ namespace ringsim::config {
 
 const char* const kSizeSyntax = "a size with a unit (B, KiB, MiB, GiB, KB, MB, GB), e.g. \"64KiB\"";
 const char* const kTimeSyntax = "a time with a unit (ps, ns, us, ms, s), e.g. \"250ns\"";
+const char* const kTimeDistributionSyntax =
+    "a time with a unit (ps, ns, us, ms, s), e.g. \"250ns\", or a distribution: "
+    "{\"distribution\": \"exponential\", \"mean\": TIME}, "
+    "{\"distribution\": \"lognormal\", \"median\": TIME, \"sigma\": NUMBER}, "
+    "{\"distribution\": \"empirical\", \"histogram\": [[TIME, COUNT], ...]} or "
+    "{\"distribution\": \"empirical\", \"file\": \"FILE.csv\"}";
 const char* const kFrequencySyntax = "a frequency with a unit (Hz, kHz, MHz, GHz), e.g. \"10kHz\"";
 const char* const kBandwidthSyntax =
     "a bandwidth with a unit (B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s), e.g. \"4GB/s\"";

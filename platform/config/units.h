@@ -19,8 +19,10 @@ template <typename T> struct UnitResult {
 };
 
 // What each quantity looks like, as the phrase after "expected" in error messages.
-extern const char* const kSizeSyntax;      // a size with a unit (B, KiB, ...), e.g. "64KiB"
-extern const char* const kTimeSyntax;      // a time with a unit (ps, ns, ...), e.g. "250ns"
+extern const char* const kSizeSyntax; // a size with a unit (B, KiB, ...), e.g. "64KiB"
+extern const char* const kTimeSyntax; // a time with a unit (ps, ns, ...), e.g. "250ns"
+// A distributed time: a time, or one of the distribution objects, named.
+extern const char* const kTimeDistributionSyntax;
 extern const char* const kFrequencySyntax; // a frequency with a unit (Hz, ...), e.g. "10kHz"
 extern const char* const kBandwidthSyntax; // a bandwidth with a unit (B/s, ...), e.g. "4GB/s"
 

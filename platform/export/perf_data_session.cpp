@@ -74,7 +74,12 @@ PerfDataSession make_perf_data_session(const PerfDataInputs& in) {
         e.name = w.name;
         e.attr = base_attr(in);
         e.ids = w.ids;
-        if (w.record == models::RecordKind::sample) {
+        if (w.record == models::RecordKind::sample && w.cpu_clock_period != 0) {
+            e.attr.type = PERF_TYPE_SOFTWARE;
+            e.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+            e.attr.sample_period = w.cpu_clock_period;
+            if (w.raw) e.attr.sample_type |= PERF_SAMPLE_RAW;
+        } else if (w.record == models::RecordKind::sample) {
             e.attr.type = PERF_TYPE_HARDWARE;
             e.attr.config = PERF_COUNT_HW_CPU_CYCLES;
             e.attr.sample_period = kSamplePeriod;

@@ -28,6 +28,7 @@ struct PerfDataInputs {
         models::RecordKind record = models::RecordKind::sample;
         std::vector<uint64_t> ids; // by CPU, or the one of the task
         bool raw = false;          // its samples carry PERF_SAMPLE_RAW (bigger than the fixed part)
+        uint64_t cpu_clock_period = 0; // a cpu-clock event's sample_period (ns); 0: cycles
     };
     struct Etm {
         unsigned cpu = 0;

@@ -24,6 +24,16 @@ const std::string kMinimal = R"({
   "workload": {"writers": [{"name": "w", "rate": "1kHz"}]}
 })";
 
+using Dist = models::TimeDistribution;
+constexpr models::Picos kSecond = 1'000'000'000'000;
+
+// A fixed time as the loader makes it: capped at its key's bound, 1 s for the consumer's.
+Dist fixed_capped(models::Picos t) {
+    Dist d(t);
+    d.cap = kSecond;
+    return d;
+}
+
 std::string joined(const LoadResult& r) {
     std::string out;
     for (const ConfigError& e : r.errors)
@@ -93,10 +103,9 @@ void expect_same(const Scenario& a, const Scenario& b) {
     EXPECT_EQ(a.etr.memerr_at_ps, b.etr.memerr_at_ps);
     EXPECT_EQ(a.consumer_cpu, b.consumer_cpu);
     EXPECT_EQ(a.reader, b.reader);
-    EXPECT_EQ(a.wakeup_latency_ps, b.wakeup_latency_ps);
-    EXPECT_EQ(a.per_record_cost_ps, b.per_record_cost_ps);
-    EXPECT_EQ(a.lost_record_cost_ps, b.lost_record_cost_ps);
-    EXPECT_EQ(a.per_record_cost_distribution, b.per_record_cost_distribution);
+    EXPECT_EQ(a.wakeup_latency, b.wakeup_latency);
+    EXPECT_EQ(a.per_record_cost, b.per_record_cost);
+    EXPECT_EQ(a.lost_record_cost, b.lost_record_cost);
     EXPECT_EQ(a.tail_update, b.tail_update);
     EXPECT_EQ(a.copy_bandwidth, b.copy_bandwidth);
     EXPECT_EQ(a.write_bandwidth, b.write_bandwidth);
@@ -219,11 +228,10 @@ TEST(Loader, MinimalScenarioGetsEveryDefault) {
     EXPECT_TRUE(s.etr.memerr_at_ps.empty());
     EXPECT_EQ(s.consumer_cpu, 3u);
     EXPECT_EQ(s.reader, Reader::push);
-    EXPECT_EQ(s.wakeup_latency_ps, 10000000u);
-    EXPECT_EQ(s.per_record_cost_ps, 50000u);
-    EXPECT_EQ(s.lost_record_cost_ps, 50000u); // derived: per_record_cost
-    EXPECT_EQ(s.per_record_cost_distribution, CostDistribution::fixed);
-    EXPECT_EQ(s.tail_update, TailUpdate::batch); // derived: push reads in batches
+    EXPECT_EQ(s.wakeup_latency, fixed_capped(10000000u));
+    EXPECT_EQ(s.per_record_cost, fixed_capped(50000u));
+    EXPECT_EQ(s.lost_record_cost, s.per_record_cost); // derived: per_record_cost
+    EXPECT_EQ(s.tail_update, TailUpdate::batch);      // derived: push reads in batches
     EXPECT_EQ(s.copy_bandwidth, 4e9);
     EXPECT_EQ(s.write_bandwidth, 1e9);
     EXPECT_EQ(s.poll_timeout_ps, 0u);
@@ -255,13 +263,150 @@ TEST(Loader, TailUpdateIsDerivedFromTheReader) {
     EXPECT_EQ(tail({"consumer.reader=libperf", "session.overwrite=true"}), TailUpdate::batch);
     EXPECT_EQ(tail({"consumer.reader=libperf", "consumer.tail_update=batch"}), TailUpdate::batch);
     EXPECT_EQ(tail({"consumer.tail_update=per_record"}), TailUpdate::per_record);
-    const LoadResult r = load(kMinimal, {"consumer.per_record_cost=2us",
-                                         "consumer.per_record_cost_distribution=exponential",
-                                         "consumer.tail_update=per_record"});
+    const LoadResult r =
+        load(kMinimal, {R"(consumer.per_record_cost={"distribution":"exponential","mean":"2us"})",
+                        "consumer.tail_update=per_record"});
     ASSERT_TRUE(r.scenario) << joined(r);
-    EXPECT_EQ(r.scenario->lost_record_cost_ps, 2000000u); // follows per_record_cost
-    EXPECT_EQ(r.scenario->per_record_cost_distribution, CostDistribution::exponential);
-    EXPECT_EQ(r.effective["consumer"]["lost_record_cost"], "2us");
+    EXPECT_EQ(r.scenario->per_record_cost.kind, Dist::Kind::exponential);
+    EXPECT_EQ(r.scenario->per_record_cost.value, 2000000u);
+    EXPECT_EQ(r.scenario->lost_record_cost, r.scenario->per_record_cost); // follows it
+    EXPECT_EQ(r.effective["consumer"]["lost_record_cost"]["mean"], "2us");
+}
+
+// Every distributed time takes one form (issue 16): a time, or an exponential, lognormal or
+// empirical object, whose times keep the key's bounds; the loader reads it into the model's
+// TimeDistribution, capped at the key's upper bound.
+TEST(Loader, DistributedTimesTakeOneForm) {
+    auto dist = [](const std::string& value) {
+        const LoadResult r = load(kMinimal, {"consumer.wakeup_latency=" + value});
+        EXPECT_TRUE(r.errors.empty()) << value << ": " << joined(r);
+        return r.scenario ? r.scenario->wakeup_latency : Dist{};
+    };
+    EXPECT_EQ(dist(R"("20us")"), fixed_capped(20000000u));
+    const Dist e = dist(R"({"distribution":"exponential","mean":"100us"})");
+    EXPECT_EQ(e.kind, Dist::Kind::exponential);
+    EXPECT_EQ(e.value, 100000000u);
+    EXPECT_EQ(e.cap, kSecond);
+    const Dist l = dist(R"({"distribution":"lognormal","median":"50us","sigma":1.5})");
+    EXPECT_EQ(l.kind, Dist::Kind::lognormal);
+    EXPECT_EQ(l.value, 50000000u);
+    EXPECT_EQ(l.sigma, 1.5);
+    const Dist h =
+        dist(R"({"distribution":"empirical","histogram":[["20us",3],["1ms",0],["3ms",1]]})");
+    EXPECT_EQ(h.kind, Dist::Kind::empirical);
+    EXPECT_EQ(h.times, (std::vector<models::Picos>{20000000u, 1000000000u, 3000000000u}));
+    EXPECT_EQ(h.cumulative, (std::vector<uint64_t>{3, 3, 4}));
+    EXPECT_DOUBLE_EQ(h.mean(), (3 * 20e6 + 3e9) / 4);
+}
+
+// Each mistake in a distribution is named at its own pointer, with what was expected.
+TEST(Loader, DistributionMistakesAreNamedWhereTheyAre) {
+    auto error = [](const std::string& value) {
+        const LoadResult r = load(kMinimal, {"consumer.wakeup_latency=" + value});
+        return joined(r);
+    };
+    EXPECT_EQ(error(R"({"distribution":"gamma","mean":"1us"})"),
+              "/consumer/wakeup_latency/distribution: expected one of \"exponential\", "
+              "\"lognormal\", \"empirical\" (a fixed time is written as the time itself, e.g. "
+              "\"10us\"), found \"gamma\"\n");
+    EXPECT_EQ(error(R"({"distribution":"exponential","mean":"2s"})"),
+              "/consumer/wakeup_latency/mean: expected a time <= 1s, found \"2s\"\n");
+    EXPECT_EQ(error(R"({"distribution":"exponential","median":"2us"})"),
+              "/consumer/wakeup_latency/mean: expected a time with a unit (ps, ns, us, ms, s), "
+              "e.g. \"250ns\", found nothing\n"
+              "/consumer/wakeup_latency/median: expected one of the keys distribution, mean of "
+              "an exponential distribution, found unknown key \"median\"\n");
+    EXPECT_EQ(error(R"({"distribution":"lognormal","median":"2us","sigma":9})"),
+              "/consumer/wakeup_latency/sigma: expected a number in 0..4 (the standard "
+              "deviation of ln(time)), found 9\n");
+    EXPECT_EQ(error(R"({"distribution":"empirical","histogram":[["2us",1],["1us",1]]})"),
+              "/consumer/wakeup_latency/histogram/1/0: expected a time after 2us, the one "
+              "before it (the bins are strictly increasing), found \"1us\"\n");
+    EXPECT_EQ(error(R"({"distribution":"empirical","histogram":[["2us",0]]})"),
+              "/consumer/wakeup_latency/histogram: expected some bin with a count above 0, "
+              "found [[\"2us\",0]]\n");
+    EXPECT_EQ(error(R"({"distribution":"empirical","histogram":[["2us",-1]]})"),
+              "/consumer/wakeup_latency/histogram/0/1: expected a count: an integer in "
+              "0..2^40, found -1\n");
+    EXPECT_EQ(error(R"({"distribution":"empirical","file":"/nonexistent/h.csv"})"),
+              "/consumer/wakeup_latency/file: expected a readable histogram file: one "
+              "TIME,COUNT line per bin, e.g. 25us,120 (# starts a comment), at most 16MiB, "
+              "found \"/nonexistent/h.csv\" (No such file or directory)\n");
+}
+
+// An empirical histogram may live in a CSV file beside the scenario; the effective scenario
+// holds it inline, so a sweep's workers need no file.
+TEST(Loader, EmpiricalHistogramFileIsReadBesideTheScenario) {
+    const std::string dir = ::testing::TempDir() + "ringsim_hist";
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream(dir + "/lat.csv") << "# cyclictest, 1us bins\n20us,5\n\n40us,1\n";
+        std::ofstream(dir + "/bad.csv") << "20us;5\n";
+        std::ofstream(dir + "/s.json")
+            << R"({"description": "d", "workload": {"writers": [{"name": "w", "rate": "1kHz"}]},)"
+            << R"( "consumer": {"wakeup_latency": {"distribution": "empirical", "file": "lat.csv"}}})";
+    }
+    const LoadResult r = load_scenario_file(dir + "/s.json", {}, std::nullopt);
+    ASSERT_TRUE(r.scenario) << joined(r);
+    EXPECT_EQ(r.scenario->wakeup_latency.times, (std::vector<models::Picos>{20000000u, 40000000u}));
+    EXPECT_EQ(r.scenario->wakeup_latency.cumulative, (std::vector<uint64_t>{5, 6}));
+    EXPECT_EQ(r.effective["consumer"]["wakeup_latency"],
+              json::parse(R"({"distribution":"empirical","histogram":[["20us",5],["40us",1]]})"));
+    const LoadResult bad = load_scenario_file(
+        dir + "/s.json",
+        {R"(consumer.wakeup_latency={"distribution":"empirical","file":"bad.csv"})"}, std::nullopt);
+    EXPECT_EQ(joined(bad),
+              "/consumer/wakeup_latency/file: expected a readable histogram file: one "
+              "TIME,COUNT line per bin, e.g. 25us,120 (# starts a comment), found \"bad.csv\" "
+              "line 1: \"20us;5\"\n");
+}
+
+// R12: a cpu-clock writer samples from its hrtimer, in hard interrupt context, every
+// max(period, 10us); its samples hold the sample_type's fields alone (32 bytes for IP, TID,
+// TIME); a measured rate may be lower than the timer's, never higher.
+TEST(Loader, CpuClockWritersFollowTheirHrtimer) {
+    const std::string clock = R"({
+      "description": "cpu-clock",
+      "session": {"sample_type": ["ip", "tid", "time"]},
+      "workload": {"writers": [{"name": "clock", "event": "cpu-clock", "period": "5us"}]}
+    })";
+    const LoadResult r = load(clock);
+    ASSERT_TRUE(r.scenario) << joined(r);
+    const Writer& w = r.scenario->writers[0];
+    EXPECT_TRUE(w.cpu_clock);
+    EXPECT_EQ(w.period_ps, 5000000u);
+    EXPECT_EQ(w.rate_hz, 100000.0); // the 10us floor, not 1 / 5us
+    EXPECT_EQ(w.context, Context::irq);
+    EXPECT_EQ(w.size, 32u);
+    EXPECT_EQ(r.effective["workload"]["writers"][0]["rate"], "100000Hz");
+    const LoadResult measured = load(clock, {"workload.writers.0.rate=49945Hz"});
+    ASSERT_TRUE(measured.scenario) << joined(measured);
+    EXPECT_EQ(measured.scenario->writers[0].rate_hz, 49945.0);
+    EXPECT_EQ(joined(load(clock, {"workload.writers.0.rate=100001Hz"})),
+              "/workload/writers/0/rate: expected a frequency <= 100000Hz for event cpu-clock "
+              "with period 5us (its hrtimer fires every max(period, 10us) and "
+              "hrtimer_forward_now never catches up on missed periods), found \"100001Hz\"\n");
+    // A pmu writer keeps its old defaults: NMI, 64 bytes.
+    const LoadResult pmu = load(kMinimal);
+    ASSERT_TRUE(pmu.scenario) << joined(pmu);
+    EXPECT_FALSE(pmu.scenario->writers[0].cpu_clock);
+    EXPECT_EQ(pmu.scenario->writers[0].context, Context::nmi);
+    EXPECT_EQ(pmu.scenario->writers[0].size, 64u);
+}
+
+// per_record_cost_distribution became per_record_cost's own form: an old file is refused
+// with the new spelling.
+TEST(Loader, TheOldCostDistributionKeyIsRefusedWithTheNewForm) {
+    const LoadResult r = load(R"({
+      "description": "an old file",
+      "consumer": {"per_record_cost_distribution": "exponential"},
+      "workload": {"writers": [{"name": "w", "rate": "1kHz"}]}
+    })");
+    EXPECT_EQ(joined(r),
+              "/consumer/per_record_cost_distribution: expected no such key: the distribution is "
+              "now the form of consumer.per_record_cost itself, e.g. \"per_record_cost\": "
+              "{\"distribution\": \"exponential\", \"mean\": \"1us\"} (lost_record_cost takes "
+              "the same form; docs/scenario-reference.md), found \"exponential\"\n");
 }
 
 // The other projects' readers (models/user/readers.h) bring their own tail policy and their
@@ -301,10 +446,12 @@ TEST(Loader, ReadersBringTheirOwnTailAndBarriers) {
 
 TEST(Loader, EffectiveConfigHasEveryKey) {
     const LoadResult r = load(R"({
-      "description": "with a pause window and a trace phase",
+      "description": "with a pause window, a trace phase, a competitor and a cpu-clock writer",
       "session": {"pause": [{"at": "1ms", "length": "1ms"}]},
       "trace": {"phases": [{"at": "1ms", "rate": "1GB/s"}]},
-      "workload": {"writers": [{"name": "w", "rate": "1kHz"}]}
+      "consumer": {"competitors": [{"nice": 5}]},
+      "workload": {"writers": [{"name": "c", "event": "cpu-clock", "period": "20us"},
+                               {"name": "w", "rate": "1kHz"}]}
     })");
     ASSERT_TRUE(r.scenario) << joined(r);
     for (const Param& p : params()) {
@@ -841,7 +988,8 @@ TEST(Loader, EveryDeclaredKeyReachesTheScenario) {
       "description": "every key",
       "session": {"aux": {"enabled": true, "snapshot": true, "snapshot_at": ["1ms"]},
                   "pause": [{"at": "1ms", "length": "1us"}]},
-      "workload": {"writers": [{"name": "w", "rate": "1kHz"}]},
+      "workload": {"writers": [{"name": "c", "event": "cpu-clock", "period": "20us"}]},
+      "consumer": {"competitors": [{"nice": 5}]},
       "trace": {"phases": [{"at": "1ms", "rate": "1GB/s"}]},
       "etr": {"memerr_at": ["2ms"]}
     })");

@@ -144,7 +144,7 @@ TEST(ConsumerTail, Aya013CopiesEachRecordThenStoresTheTailOnce) {
 TEST(ConsumerTail, ExponentialCostsComeFromTheConsumersSeededStream) {
     Rig r;
     PerfConsumerParams p = four_records(r, ReaderKind::libperf, TailUpdate::per_record);
-    p.cost_distribution = CostDistribution::exponential;
+    p.per_record_cost.kind = TimeDistribution::Kind::exponential;
     p.cost_seed = derive_seed(7, "consumer.per_record_cost");
     r.consume(p);
     // The same stream, drawn here: each record's cost, rounded to the picosecond.

@@ -13,6 +13,7 @@
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_records.h"
 #include "models/kernel/perf_wakeup.h"
+#include "models/kernel/sched_weight.h"
 #include "models/memory/engine_port.h"
 #include "models/user/perf_consumer.h"
 #include "tests/support/one_buffer_rig.h" // run_until
@@ -207,6 +208,66 @@ TEST(PerfConsumer, PushCopiesWhatIsPublishedInOnePassThenReleasesIt) {
     EXPECT_EQ(r.stats.consumer_passes, 1u);
     EXPECT_EQ(r.consumer->read_position(0), 200u);
     EXPECT_EQ(r.tail(), 200u);
+}
+
+// The same pass with a competitor that leaves the consumer half of its CPU
+// (consumer.competitors, sched_weight.h: two nice-0 tasks) and 500 ns of CPU per wake-up
+// (consumer.wakeup_cost): the first copy takes 2 x 7.936 us; after the 1 us latency of the
+// wake-up at 22 us, the wake-up's work takes 1 us, then the 192-byte copy 2 x 384 ns.
+TEST(PerfConsumer, ACompetitorStretchesTheConsumersWork) {
+    Rig r;
+    for (int i = 0; i < 62; ++i)
+        ASSERT_TRUE(r.write(64));
+    PerfConsumerParams p = tool();
+    p.wakeup_latency = 1'000'000;
+    p.wakeup_cost = 500'000;
+    p.cpu_share = fair_share(0, {0});
+    EXPECT_EQ(p.cpu_share, 0.5);
+    r.consume(p);
+
+    run_until(15'871'999);
+    EXPECT_EQ(r.tail(), 0u);
+    run_until(15'872'000);
+    EXPECT_EQ(r.tail(), 3968u);
+
+    run_until(20'000'000);
+    for (int i = 0; i < 3; ++i)
+        ASSERT_TRUE(r.write(64));
+    run_until(23'999'999);
+    EXPECT_EQ(r.stats.consumer_bytes_copied, 3968u); // running, still in its wake-up work
+    run_until(24'000'000);
+    EXPECT_EQ(r.stats.consumer_bytes_copied, 4160u);
+    run_until(24'767'999);
+    EXPECT_EQ(r.tail(), 3968u);
+    run_until(24'768'000);
+    EXPECT_EQ(r.tail(), 4160u);
+}
+
+// A distributed wake-up latency is drawn at each wake-up from the consumer's own stream
+// (seed consumer.wakeup_latency): the pass above, with the wake-up of 12 us followed by the
+// stream's first exponential draw of mean 3 us instead of a fixed 1 us.
+TEST(PerfConsumer, WakeupLatencyIsDrawnFromItsOwnStream) {
+    Rig r;
+    for (int i = 0; i < 62; ++i)
+        ASSERT_TRUE(r.write(64));
+    PerfConsumerParams p = tool();
+    p.wakeup_latency.kind = TimeDistribution::Kind::exponential;
+    p.wakeup_latency.value = 3'000'000;
+    p.wakeup_seed = derive_seed(7, "consumer.wakeup_latency");
+    r.consume(p);
+    Rng rng(p.wakeup_seed);
+    bool capped = true;
+    const Picos first = p.wakeup_latency.draw(rng, capped);
+    EXPECT_FALSE(capped);
+    EXPECT_NE(first, 3'000'000u);
+
+    run_until(10'000'000);
+    for (int i = 0; i < 3; ++i)
+        ASSERT_TRUE(r.write(64));
+    run_until(12'000'000 + first - 1);
+    EXPECT_EQ(r.stats.consumer_bytes_copied, 3968u);
+    run_until(12'000'000 + first);
+    EXPECT_EQ(r.stats.consumer_bytes_copied, 4160u);
 }
 
 // R6, R8, C4: 62 records of 64 bytes fill [0, 3968) before the start, copied in 7.936 us.
