@@ -24,12 +24,12 @@ if [[ "${RINGSIM_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # their runs, seeds and points, so that no code path of the suite skips the sanitizers;
   # their full statistical strength is the optimised build's job, above. Left out:
   # docs_are_current (regenerates every page of docs/ through tools/docs.sh, 8 minutes
-  # optimised, and its outputs are runs the other tests make) and sweep/slurm (the Slurm
+  # optimised, and its outputs are runs the other tests make), sweep/slurm (the Slurm
   # daemons' mechanics around the same `ringsim sweep` that sweep_test and sweep/parallel
-  # run here).
+  # run here) and realperf_live (it measures the real perf, and runs no ringsim).
   RINGSIM_REDUCED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan -j"$jobs" --output-on-failure -L long \
-    -E '^(docs_are_current|sweep/slurm)$'
+    -E '^(docs_are_current|sweep/slurm|realperf_live)$'
   # The fuzz targets (tests/fuzz/), 60 s each under ASan and UBSan, from their seed corpus:
   # every crash they find fails the check (tests/fuzz/README.md).
   tools/fuzz.sh --seconds 60

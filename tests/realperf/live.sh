@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The live test of docs/validation.md (issue 16): where perf can record, it repeats a small
+# part of the grid (tools/realperf/measure --grid quick --losses-only) and compares it with
+# the committed dataset's spread. Exit 77 (skipped) where perf cannot record here.
+#  - Any machine: every run wrote samples, and perf's wake-ups follow the buffer size (a
+#    buffer 4 times larger wakes perf at most half as often: the watermark is half of it).
+#  - The dataset's machine kind (CPU model, cores, kernel release): each point's mean lost
+#    samples per second lies within the dataset's runs' range at that point, widened by a
+#    factor of 4 and 50 samples per second either way (a shared machine is noisy).
+#
+#   tests/realperf/live.sh DATASET
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+dataset=${1:?dataset}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+"$here/../../tools/realperf/measure" --grid quick --reps 3 --losses-only --out "$work/live.json" \
+  2>"$work/err" || status=$?
+if ((status == 2)); then
+  echo "live: perf cannot record here, skipped:"
+  cat "$work/err"
+  exit 77
+fi
+((status == 0)) || { cat "$work/err"; exit 1; }
+
+jq -n --slurpfile live "$work/live.json" --slurpfile d "$dataset" '
+  $live[0] as $l | $d[0] as $d
+  | ($l.machine.cpu_model == $d.machine.cpu_model and $l.machine.cores == $d.machine.cores
+     and $l.machine.kernel == $d.machine.kernel) as $same
+  | [$l.points[] | . as $p | ($p.runs | map(.lost / $l.seconds) | add / length) as $mean
+     | {condition, period_ns, pages, mean: $mean,
+        samples_ok: all($p.runs[]; .samples > 0),
+        woken: ($p.runs | map(.woken) | add / length),
+        range: (first($d.points[] | select(.condition == $p.condition and
+                 .period_ns == $p.period_ns and .pages == $p.pages))
+                | .runs | map(.lost / $d.seconds) | [min, max])}] as $rows
+  | {same: $same, machine: $l.machine, rows: $rows,
+     problems: ([$rows[] | select(.samples_ok | not)
+                 | "\(.condition) -m \(.pages): a run wrote no sample"]
+       + [$rows | group_by([.condition, .period_ns])[] | sort_by(.pages) | select(length > 1)
+          | . as $g | range(1; length) | select($g[.].woken * 2 > $g[. - 1].woken)
+          | "\($g[.].condition): -m \($g[.].pages) woke perf \($g[.].woken) times, -m \($g[. - 1].pages) \($g[. - 1].woken)"]
+       + (if $same then [$rows[] | select(.range != null)
+           | select(.mean > .range[1] * 4 + 50 or .mean < .range[0] / 4 - 50)
+           | "\(.condition) -m \(.pages): \(.mean) lost/s, outside the dataset'"'"'s \(.range) widened"]
+          else [] end))}' >"$work/verdict.json"
+jq -r '"live: \(.machine.cpu_model), \(.machine.cores) CPUs, Linux \(.machine.kernel)\(if .same then " (the dataset'"'"'s machine kind)" else " (another machine than the dataset'"'"'s: its spread is not compared)" end)",
+  (.rows[] | "live: \(.condition) period \(.period_ns)ns -m \(.pages): \(.mean) lost/s (dataset: \(.range)), woken \(.woken)"),
+  (.problems[] | "live: FAIL: \(.)")' "$work/verdict.json"
+jq -e '.problems == []' "$work/verdict.json" >/dev/null
