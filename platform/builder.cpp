@@ -197,6 +197,7 @@ void Platform::build_writers() {
              w.record,
              {},
              w.record == RecordKind::sample && w.size > perf::sample_fixed_size(sample_type),
+             w.cpu_clock,
              w.cpu_clock ? period_ns : 0});
         if (m_sc.deployment == Deployment::per_thread) {
             const std::string name = w.name;

@@ -5,6 +5,7 @@
 
 #include "models/kernel/perf_abi.h"
 #include "models/kernel/perf_mmap.h"
+#include "models/kernel/sched_weight.h"
 #include "models/user/readers.h"
 #include "platform/config/params.h"
 #include "platform/config/units.h"
@@ -1167,6 +1168,7 @@ public:
         pauses();
         migration_and_snapshots();
         mmap_flush();
+        consumer_share();
         tail_update();
         writers();
         aux();
@@ -1255,6 +1257,12 @@ private:
                   "the tool never stores data_tail, R11)");
         const auto reader = r().text("/consumer/reader");
         for (const char* key : {"/consumer/per_record_cost", "/consumer/lost_record_cost"}) {
+            // A lost_record_cost equal to per_record_cost (its default) is told by it.
+            const json::json_pointer lost("/consumer/lost_record_cost"),
+                per("/consumer/per_record_cost");
+            if (std::string(key) == lost.to_string() && m_eff.contains(lost) &&
+                m_eff.contains(per) && m_eff.at(lost) == m_eff.at(per))
+                continue;
             const auto cost = r().distribution(key);
             if (cost && !cost->is_fixed() && reader && tail && *reader == "push" &&
                 *tail == "batch")
@@ -1269,6 +1277,30 @@ private:
                   "\"push\" or \"libperf\" when session.overwrite is true (only perf reads "
                   "overwrite buffers; " +
                       *reader + " reads forward buffers only)");
+    }
+
+    // The consumer's CPU work stretches by 1 / its share (sched_weight.h): below 1/64 it is
+    // not a consumer that runs, and its waits would outgrow any run.
+    void consumer_share() {
+        const size_t n = r().count("/consumer/competitors");
+        const auto nice = r().signed_integer("/consumer/nice");
+        if (n == 0 || !nice) return;
+        std::vector<int> others;
+        for (size_t i = 0; i < n; ++i) {
+            const auto o =
+                r().signed_integer("/consumer/competitors/" + std::to_string(i) + "/nice");
+            if (!o) return;
+            others.push_back(int(*o));
+        }
+        const double share = models::fair_share(int(*nice), others);
+        if (share < 1.0 / 64) {
+            char text[128];
+            std::snprintf(text, sizeof text,
+                          "competitors that leave the consumer at least 1/64 of its CPU (these "
+                          "leave it %.3g%%: sched_prio_to_weight)",
+                          100 * share);
+            error("/consumer/competitors", text);
+        }
     }
 
     void mmap_flush() {
@@ -1328,6 +1360,8 @@ private:
             error(w + "/context", "\"irq\" for event cpu-clock (perf_swevent_hrtimer runs in the "
                                   "hrtimer's hard interrupt)");
         const auto period = r().time(w + "/period");
+        if (period && *period % 1000 != 0)
+            error(w + "/period", "a whole number of nanoseconds (attr.sample_period counts ns)");
         const auto rate = r().frequency(w + "/rate");
         if (period && rate && *rate > cpu_clock_max_rate(*period) * (1 + 1e-12)) {
             char max[64];
@@ -1732,29 +1766,42 @@ void read_histogram_files(json& v, const std::string& pointer, const std::string
         errors.add(where, expected, json_text(file) + " (" + std::strerror(errno) + ")");
         return;
     }
+    // Bounded while reading too: a file of size 0 in stat (/proc) may have no end.
+    std::string text;
+    char buffer[65536];
+    size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0 && text.size() <= kMaxScenarioBytes)
+        text.append(buffer, n);
+    std::fclose(f);
+    if (text.size() > kMaxScenarioBytes || text.find('\0') != std::string::npos) {
+        errors.add(where, expected + ", at most " + format_size(kMaxScenarioBytes),
+                   json_text(file) + " (larger than that, or not text)");
+        return;
+    }
     json bins = json::array();
-    char line[512];
-    for (size_t number = 1; std::fgets(line, sizeof line, f) != nullptr; ++number) {
-        std::string text(line);
-        while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
-            text.pop_back();
-        if (text.empty() || text[0] == '#') continue;
-        const size_t comma = text.find(',');
-        char* end = nullptr;
-        const std::string count = comma == std::string::npos ? "" : text.substr(comma + 1);
+    size_t number = 0;
+    for (size_t at = 0; at < text.size();) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        std::string line = text.substr(at, end - at);
+        at = end + 1;
+        ++number;
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+            line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        const size_t comma = line.find(',');
+        char* stop = nullptr;
+        const std::string count = comma == std::string::npos ? "" : line.substr(comma + 1);
         errno = 0;
-        const unsigned long long n = std::strtoull(count.c_str(), &end, 10);
-        if (comma == std::string::npos || count.empty() || *end != '\0' || errno != 0 ||
+        const unsigned long long c = std::strtoull(count.c_str(), &stop, 10);
+        if (comma == std::string::npos || count.empty() || *stop != '\0' || errno != 0 ||
             !std::isdigit(static_cast<unsigned char>(count[0]))) {
             errors.add(where, expected,
                        json_text(file) + " line " + std::to_string(number) + ": " +
-                           json_text(text));
-            std::fclose(f);
+                           json_text(clipped(line)));
             return;
         }
-        bins.push_back(json::array({text.substr(0, comma), n}));
+        bins.push_back(json::array({line.substr(0, comma), c}));
     }
-    std::fclose(f);
     v.erase("file");
     v["histogram"] = std::move(bins); // checked with the rest, at .../histogram
 }

@@ -804,7 +804,7 @@ std::string params_markdown() {
           "strictly increasing, counts >= 0\n"
        << "- `{\"distribution\": \"empirical\", \"file\": \"latency.csv\"}`: the same "
           "from a file\n  beside the scenario, one `TIME,COUNT` line per bin (`#` starts a "
-          "comment);\n  the loader reads it into `histogram` (as `ringsim run --effective` "
+          "comment);\n  the loader reads it into `histogram` (as run.json's `effective_config` "
           "shows)\n\n"
        << "The key's bounds apply to every time the object names. A draw above the key's\n"
        << "upper bound (a lognormal's far tail) is cut to it and counted in\n"

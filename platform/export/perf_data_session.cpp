@@ -74,7 +74,7 @@ PerfDataSession make_perf_data_session(const PerfDataInputs& in) {
         e.name = w.name;
         e.attr = base_attr(in);
         e.ids = w.ids;
-        if (w.record == models::RecordKind::sample && w.cpu_clock_period != 0) {
+        if (w.record == models::RecordKind::sample && w.cpu_clock) {
             e.attr.type = PERF_TYPE_SOFTWARE;
             e.attr.config = PERF_COUNT_SW_CPU_CLOCK;
             e.attr.sample_period = w.cpu_clock_period;

@@ -28,7 +28,8 @@ struct PerfDataInputs {
         models::RecordKind record = models::RecordKind::sample;
         std::vector<uint64_t> ids; // by CPU, or the one of the task
         bool raw = false;          // its samples carry PERF_SAMPLE_RAW (bigger than the fixed part)
-        uint64_t cpu_clock_period = 0; // a cpu-clock event's sample_period (ns); 0: cycles
+        bool cpu_clock = false;    // PERF_COUNT_SW_CPU_CLOCK (R12), else cycles
+        uint64_t cpu_clock_period = 0; // its sample_period, ns
     };
     struct Etm {
         unsigned cpu = 0;
