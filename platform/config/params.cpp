@@ -765,6 +765,10 @@ std::string param_default_text(const Param& p) {
 
 void print_params(std::ostream& out) {
     std::vector<Row> all = rows();
+    // The listing has no preamble: a distributed time says its forms in its own row.
+    for (size_t i = 0; i < params().size(); ++i)
+        if (params()[i].kind == K::time_distribution)
+            all[i].description += std::string(" Takes ") + kTimeDistributionSyntax + ".";
     all.insert(all.begin(), Row{"KEY", "TYPE/UNIT", "DEFAULT", "DESCRIPTION"});
     size_t wk = 0, wt = 0, wd = 0;
     for (const Row& r : all) {

@@ -91,6 +91,9 @@ TEST(Params, ListingHasEveryKeyAligned) {
         EXPECT_NE(text.find(dotted_key(p.path) + "  "), std::string::npos) << p.path;
     EXPECT_NE(text.find("integer (pages) 1..1048576, power of two"), std::string::npos) << text;
     EXPECT_NE(text.find("derived: the last CPU"), std::string::npos);
+    // A distributed time says how to write one (issue 16).
+    EXPECT_NE(text.find("{\"distribution\": \"lognormal\", \"median\": TIME, \"sigma\": NUMBER}"),
+              std::string::npos);
     // Aligned: the type column starts at the same offset on every line.
     std::istringstream lines(text);
     std::string first;
