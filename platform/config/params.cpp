@@ -593,7 +593,10 @@ std::string with_decimal_unit(double v, const std::vector<const char*>& units) {
 
 std::string bound_text(ParamKind kind, double v) {
     if (v == 0) return "0";
-    const auto u = static_cast<uint64_t>(v);
+    // Only sizes and times are read as whole units, and their bounds are never negative; a
+    // negative bound (a nice level's -20) must not be cast to an unsigned (the loader fuzz
+    // target's UBSan find, tests/fuzz/regressions/loader/nice-out-of-range).
+    const auto u = v > 0 ? static_cast<uint64_t>(v) : 0;
     switch (kind) {
     case K::size:
         return format_size(u);
