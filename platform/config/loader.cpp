@@ -1061,6 +1061,14 @@ double cpu_clock_max_rate(uint64_t period_ps) {
     return 1e12 / double(std::max(period_ps, kCpuClockMinPeriodPs));
 }
 
+// That rate as a scenario writes it ("100000Hz"): the derived default, and the bound an
+// error names, in one spelling.
+std::string cpu_clock_max_rate_text(uint64_t period_ps) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.12gHz", cpu_clock_max_rate(period_ps));
+    return text;
+}
+
 // A writer's context and sample size follow its event (cpu-clock samples from its hrtimer's
 // hard interrupt, with the sample_type's fields alone).
 void fill_writers(json& eff, const Values& r) {
@@ -1096,9 +1104,7 @@ void fill_cpu_clock_rates(json& doc) {
             continue;
         const auto period = parse_time(w["period"].get<std::string>()).value;
         if (!period || *period == 0) continue; // the table's check reports it
-        char text[64];
-        std::snprintf(text, sizeof text, "%.12gHz", cpu_clock_max_rate(*period));
-        w["rate"] = text;
+        w["rate"] = cpu_clock_max_rate_text(*period);
     }
 }
 
@@ -1364,9 +1370,7 @@ private:
             error(w + "/period", "a whole number of nanoseconds (attr.sample_period counts ns)");
         const auto rate = r().frequency(w + "/rate");
         if (period && rate && *rate > cpu_clock_max_rate(*period) * (1 + 1e-12)) {
-            char max[64];
-            std::snprintf(max, sizeof max, "%.12gHz", cpu_clock_max_rate(*period));
-            error(w + "/rate", std::string("a frequency <= ") + max +
+            error(w + "/rate", "a frequency <= " + cpu_clock_max_rate_text(*period) +
                                    " for event cpu-clock with period " + format_time(*period) +
                                    " (its hrtimer fires every max(period, 10us) and "
                                    "hrtimer_forward_now never catches up on missed periods)");
