@@ -1,10 +1,14 @@
 #include "platform/run_loop.h"
 
+#include "models/common/sim_wait.h"
+
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 
@@ -114,12 +118,21 @@ RunLoopEnd run_simulation(const RunLoopOptions& options) {
     const StopSignals signals;
     Progress progress(options);
     double slice_ps = 1e6; // 1 us to start; then sized to kSliceWallSeconds
+    // RINGSIM_NO_LEAD=1: every wait a real one (sim_wait.h), to hold the results of the
+    // waits it skips to those of real ones (tests/regression/lead_is_exact.cmake).
+    const char* no_lead = std::getenv("RINGSIM_NO_LEAD");
+    const bool lead = no_lead == nullptr || std::string(no_lead) == "0" || !*no_lead;
     for (;;) {
         const Clock::time_point t0 = Clock::now();
         // SC_EXIT_ON_STARVATION: with nothing left to do, time stays at the last event
         // instead of running on to the slice's end.
-        sc_core::sc_start(sc_core::sc_time(slice_ps, sc_core::SC_PS),
-                          sc_core::SC_EXIT_ON_STARVATION);
+        const sc_core::sc_time slice(slice_ps, sc_core::SC_PS);
+        if (lead) models::sim_set_horizon(sc_core::sc_time_stamp().value() + slice.value());
+        sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+        // Every process yields, or ends, with no lead over the kernel's clock (sim_wait.h).
+        if (models::sim_lead() != 0)
+            throw std::logic_error("a process ended its turn ahead of the simulation's clock");
+        models::sim_set_horizon(0);
         if (sc_core::sc_get_status() == sc_core::SC_STOPPED || !sc_core::sc_pending_activity())
             break;
         if (g_signal != 0) {

@@ -1,5 +1,6 @@
 #include "platform/series.h"
-#include "models/common/sc_picos.h"
+#include "models/common/sim_clock.h"
+#include "models/common/sim_wait.h"
 
 #include "models/kernel/perf_abi.h"
 
@@ -21,8 +22,8 @@ SeriesSampler::SeriesSampler(sc_core::sc_module_name name, const Platform& platf
 
 void SeriesSampler::sampler_thread() {
     for (;;) {
-        sc_core::wait(models::sc_picos(m_interval));
-        const Picos now = sc_core::sc_time_stamp().value();
+        models::sim_wait(m_interval);
+        const Picos now = models::sim_now();
         if (m_pending) write_rows(m_pending_at, m_pending_books, m_pending_fill);
         m_pending = true;
         m_pending_at = now;
@@ -31,7 +32,10 @@ void SeriesSampler::sampler_thread() {
         for (unsigned i = 0; i < m_p.buffers().size(); ++i)
             m_pending_fill.push_back(fill_level(i));
         // Nothing else will ever happen (a run that stalled): do not keep it alive.
-        if (!sc_core::sc_pending_activity()) return;
+        if (!sc_core::sc_pending_activity()) {
+            models::sim_sync(); // a thread ends with no lead (models/common/sim_wait.h)
+            return;
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 // A listener of the consumer, added after the checkers so that their books are closed.
 #pragma once
 
+#include "models/common/sim_wait.h"
 #include "models/user/perf_consumer.h"
 
 #include <systemc>
@@ -14,6 +15,8 @@ class SessionEnd : public models::ConsumerObserver {
 public:
     void on_finished() override {
         m_finished = true;
+        // The consumer may be ahead of SystemC's clock (sim_wait.h): the run ends at its time.
+        models::sim_sync();
         sc_core::sc_stop();
     }
     bool finished() const { return m_finished; }

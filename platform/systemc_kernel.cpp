@@ -1,5 +1,7 @@
 #include "platform/systemc_kernel.h"
 
+#include "models/common/sim_wait.h"
+
 #include <systemc>
 
 namespace ringsim::platform {
@@ -19,6 +21,9 @@ void fresh_systemc() {
     // at exit, unregisters its name there: that kernel stays alive (one, not one per run),
     // the later ones are deleted.
     static sc_core::sc_simcontext* const first = sc_core::sc_get_curr_simcontext();
+    // A run that ended in an error may have left a process ahead of the old kernel's clock;
+    // the wake queue's events belong to the old kernel and go before it (sim_wait.h).
+    models::sim_reset_lead();
     if (sc_core::sc_curr_simcontext != first) delete sc_core::sc_curr_simcontext;
     sc_core::sc_curr_simcontext = nullptr;
     sc_core::sc_default_global_context = nullptr;

@@ -1,5 +1,5 @@
 #include "models/coresight/etr_sink.h"
-#include "models/common/sc_picos.h"
+#include "models/common/sim_wait.h"
 
 #include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
@@ -10,9 +10,6 @@
 #include <algorithm>
 
 namespace ringsim::models::coresight {
-
-using sc_core::SC_PS;
-using sc_core::sc_time;
 
 namespace {
 
@@ -115,7 +112,7 @@ void EtrSink::enable_perf(Picos t, EnginePort& cpu) {
     m_enabled_at = t;
     m_capturing = true;
     ++m_captures;
-    m_changed.notify(sc_core::SC_ZERO_TIME);
+    sim_notify(m_changed);
     changed(t);
 }
 
@@ -136,7 +133,7 @@ void EtrSink::source_changed(Picos t, EtmSource* source, bool stopped) {
         return;
     }
     collect(t, stopped ? source : nullptr);
-    m_changed.notify(sc_core::SC_ZERO_TIME);
+    sim_notify(m_changed);
     changed(t);
 }
 
@@ -154,9 +151,9 @@ void EtrSink::sink_thread() {
         const Picos t = sim_now();
         const Picos period = burst_period(t);
         if (period == 0) {
-            sc_core::wait(m_changed);
+            sim_wait(m_changed);
         } else {
-            sc_core::wait(sc_picos(period), m_changed);
+            sim_wait(period, m_changed);
         }
         if (m_capturing) {
             collect(sim_now(), nullptr);
@@ -262,7 +259,7 @@ EtrSyncState EtrSink::flush_and_sync(EnginePort& driver) {
     // The DMA writes of the surviving frames, while the FIFO drains.
     if (!s.memerr) write_frames(m_forgotten, m_written_frames - m_forgotten);
     changed(t);
-    if (*ready > t) sc_core::wait(sc_picos(*ready - t));
+    if (*ready > t) sim_wait(*ready - t);
     changed(*ready);
     // TMCReady seen, dma_sync_single_for_cpu, CS_LOCK's mb(): the CPU reads after the DMA.
     m_port.engine().handoff(m_port.agent(), driver.agent());

@@ -1,5 +1,5 @@
 #include "models/kernel/cpu_state.h"
-#include "models/common/sc_picos.h"
+#include "models/common/sim_wait.h"
 
 namespace ringsim::models {
 
@@ -23,20 +23,20 @@ void CpuState::leave(ExecContext level, Picos ran) {
     m_holder[l] = nullptr;
     for (unsigned i = 0; i < l; ++i)
         if (m_active[i]) m_stolen[i] += ran;
-    if (m_waiting) m_left.notify(sc_core::SC_ZERO_TIME);
+    if (m_waiting) sim_notify(m_left);
 }
 
 void CpuState::run_for(ExecContext level, Picos t) {
     const auto l = static_cast<unsigned>(level);
     if (t == 0) return; // nothing can interrupt an instant
-    sc_core::wait(sc_picos(t));
+    sim_wait(t);
     // Time spent in higher contexts while we waited did not run us: make it up.
     for (;;) {
         wait_until_on_top(l);
         if (m_stolen[l] == 0) break;
         const Picos owed = m_stolen[l];
         m_stolen[l] = 0;
-        sc_core::wait(sc_picos(owed));
+        sim_wait(owed);
     }
 }
 
@@ -52,7 +52,7 @@ void CpuState::wait_until_on_top(unsigned level) {
 
 void CpuState::wait_left() {
     ++m_waiting;
-    sc_core::wait(m_left);
+    sim_wait(m_left);
     --m_waiting;
 }
 

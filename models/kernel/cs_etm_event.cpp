@@ -1,13 +1,11 @@
 #include "models/kernel/cs_etm_event.h"
-#include "models/common/sc_picos.h"
+#include "models/common/sim_wait.h"
 
 #include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
 namespace ringsim::models {
 
 using coresight::UntracedCause;
-using sc_core::SC_PS;
-using sc_core::sc_time;
 
 namespace {
 constexpr Picos kMoveRetry = 1000000; // 1 us: the task's move waits for its record to end
@@ -54,15 +52,15 @@ void CsEtmEvent::ioc_enable() {
     if (m_ending) return;
     m_user_change_at = sim_now() + m_p.ipi_latency;
     m_user_change_to_off = false;
-    m_poke.notify(sc_core::SC_ZERO_TIME);
+    sim_notify(m_poke);
 }
 
 void CsEtmEvent::ioc_disable_sync(EnginePort& caller) {
     m_user_change_at = sim_now() + m_p.ipi_latency;
     m_user_change_to_off = true;
-    m_poke.notify(sc_core::SC_ZERO_TIME);
+    sim_notify(m_poke);
     while (m_user_change_at.has_value() || !m_user_off || m_on)
-        sc_core::wait(m_settled);
+        sim_wait(m_settled);
     // The ioctl returns once the IPI handler has run: smp_call_function_single waits on the
     // csd lock the handler releases (smp_store_release / smp_cond_load_acquire), so what
     // the stop did on the event's CPU (the AUX record, aux_head) is visible to the caller.
@@ -188,12 +186,12 @@ void CsEtmEvent::event_thread() {
                 continue;
             }
         }
-        m_settled.notify(sc_core::SC_ZERO_TIME);
+        sim_notify(m_settled);
         const Picos next = next_change(t);
         if (next > t)
-            sc_core::wait(sc_picos(next - t), m_poke);
+            sim_wait(next - t, m_poke);
         else
-            sc_core::wait(m_poke);
+            sim_wait(m_poke);
     }
 }
 

@@ -1,11 +1,12 @@
 #include "models/kernel/perf_wakeup.h"
+#include "models/common/sim_wait.h"
 
 #include "models/common/stat_registry.h"
 
 namespace ringsim::models {
 
 PerfWakeup::PerfWakeup(sc_core::sc_module_name name, Picos irq_work_latency, BufferStats& stats)
-    : sc_module(name), m_latency(double(irq_work_latency), sc_core::SC_PS), m_stats(stats) {
+    : sc_module(name), m_latency(irq_work_latency), m_stats(stats) {
     SC_METHOD(irq_work_method);
     sensitive << m_irq_work;
     dont_initialize();
@@ -15,13 +16,13 @@ void PerfWakeup::perf_output_wakeup() {
     m_poll = true;         // atomic_set(&rb->poll, EPOLLIN | EPOLLRDNORM)
     if (m_pending) return; // irq_work already claimed: this wakeup coalesces
     m_pending = true;
-    m_irq_work.notify(m_latency);
+    sim_notify(m_irq_work, m_latency);
 }
 
 void PerfWakeup::irq_work_method() {
     m_pending = false;
     ++m_stats.wakeups_delivered;
-    m_waitqueue.notify(sc_core::SC_ZERO_TIME);
+    sim_notify(m_waitqueue);
     if (m_listener) m_listener();
 }
 

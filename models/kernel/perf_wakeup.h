@@ -32,7 +32,7 @@ public:
 private:
     void irq_work_method();
 
-    sc_core::sc_time m_latency; // the irq_work latency, as the event is notified with it
+    Picos m_latency; // the irq_work latency
     BufferStats& m_stats;
     bool m_poll = false;    // rb->poll
     bool m_pending = false; // the irq_work is queued and has not run yet

@@ -1,14 +1,11 @@
 #include "models/kernel/record_writer.h"
-#include "models/common/sc_picos.h"
+#include "models/common/sim_wait.h"
 
 #include "models/common/sim_clock.h"
 #include "models/kernel/perf_records.h"
 #include "models/memory/engine_port.h"
 
 namespace ringsim::models {
-
-using sc_core::SC_PS;
-using sc_core::sc_time;
 
 RecordWriter::RecordWriter(sc_core::sc_module_name name, const RecordWriterParams& params,
                            Scheduler& sched, int task, PerfBuffer& rb,
@@ -26,12 +23,13 @@ void RecordWriter::writer_thread() {
         if (at >= m_p.stop) {
             // Wait out the workload's duration: the task exits then, not at its last record.
             const Picos now = sim_now();
-            if (m_p.stop > now) sc_core::wait(sc_picos(m_p.stop - now));
+            if (m_p.stop > now) sim_wait(m_p.stop - now);
             if (m_on_done) m_on_done();
+            sim_sync(); // a thread ends with no lead (sim_wait.h)
             return;
         }
         const Picos now = sim_now();
-        if (at > now) sc_core::wait(sc_picos(at - now));
+        if (at > now) sim_wait(at - now);
         // The task is switched out: its event is stopped.
         if (!m_sched.schedule(m_task).in(at)) continue;
         const SchedCpu c = m_sched.cpu(m_sched.cpu_of(m_task, sim_now()));

@@ -4,8 +4,8 @@
 // lets pure C++ tests drive a port under the `sc` model.
 #pragma once
 
-#include "models/common/sc_picos.h"
 #include "models/common/sim_clock.h"
+#include "models/common/sim_wait.h"
 #include "models/memory/ordering_engine.h"
 
 #include <functional>
@@ -31,7 +31,7 @@ public:
     }
     void wait_for(const LoadTicket& t) override {
         if (t.perform <= now()) return;
-        sc_core::wait(sc_picos(t.perform - now()));
+        sim_wait(t.perform - now());
         if (m_after_wait) m_after_wait();
     }
     // Runs after the agent's thread waited for a late load: the CPU model uses it to keep a

@@ -1,5 +1,5 @@
 #include "models/memory/mmu.h"
-#include "models/common/sc_picos.h"
+#include "models/common/sim_wait.h"
 
 #include "models/common/hex.h"
 #include "models/common/sim_clock.h"
@@ -115,7 +115,7 @@ Addr MmuPort::translate(Addr vaddr, uint64_t n, bool write) {
     if (t.cost) {
         for (MmuObserver* o : m_observers)
             o->on_translation(m_inner.agent(), vaddr, n, write, start, t);
-        sc_core::wait(sc_picos(t.cost));
+        sim_wait(t.cost);
     }
     return t.phys;
 }

@@ -1,4 +1,5 @@
 #include "models/user/auxtrace_reader.h"
+#include "models/common/sim_wait.h"
 
 #include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
@@ -7,9 +8,6 @@
 #include "models/user/mmap_access.h"
 
 namespace ringsim::models {
-
-using sc_core::SC_PS;
-using sc_core::sc_time;
 
 AuxtraceReader::AuxtraceReader(const AuxtraceReaderParams& params, MemoryPort& mem, EnginePort& cpu,
                                AddressSpace& space, std::vector<AuxMmap> mmaps,
@@ -53,9 +51,8 @@ bool AuxtraceReader::read(unsigned idx, bool snapshot) {
     // The data in one or two chunks ending at head & mask.
     const auto [first, second] =
         issue_copy(m_mem, m.aux + r.off1, r.len1, m.aux, r.len2, m_p.copy_bandwidth);
-    sc_core::wait(sc_time(transfer_time(r.size, m_p.copy_bandwidth) +
-                              transfer_time(r.size, m_p.write_bandwidth),
-                          SC_PS));
+    sim_wait(transfer_time(r.size, m_p.copy_bandwidth) +
+             transfer_time(r.size, m_p.write_bandwidth));
     m_n.bytes_copied += r.size;
     m_prev[idx] = head;
     // Non-snapshot: the tail goes back before the bytes are handed on (perf writes them to

@@ -1,5 +1,5 @@
 #include "models/user/perf_consumer.h"
-#include "models/common/sc_picos.h"
+#include "models/common/sim_wait.h"
 
 #include "models/common/sim_clock.h"
 #include "models/common/stat_registry.h"
@@ -12,15 +12,6 @@
 #include <cmath>
 
 namespace ringsim::models {
-
-using sc_core::SC_PS;
-using sc_core::sc_time;
-
-namespace {
-sc_time ps(Picos t) {
-    return sc_picos(t);
-}
-} // namespace
 
 PerfConsumer::PerfConsumer(sc_core::sc_module_name name, const PerfConsumerParams& params,
                            MemoryPort& mem, std::vector<ConsumerMmap> mmaps)
@@ -135,6 +126,7 @@ void PerfConsumer::consumer_thread() {
     read_backward_all();
     for (ConsumerObserver* o : m_observers)
         o->on_finished();
+    sim_sync(); // a thread ends with no lead (sim_wait.h)
 }
 
 void PerfConsumer::pass_start() {
@@ -165,7 +157,7 @@ bool PerfConsumer::snapshot_due() const {
 
 void PerfConsumer::workload_exited() {
     m_exited = true;
-    m_sigchld.notify(sc_core::SC_ZERO_TIME);
+    sim_notify(m_sigchld);
 }
 
 void PerfConsumer::poll() {
@@ -192,17 +184,15 @@ void PerfConsumer::poll() {
         if (m_p.snapshot_every) wake_at(m_next_snapshot);
         if (m_aux && m_aux->next_due()) wake_at(m_aux->next_due());
         if (until)
-            sc_core::wait(ps(until), any);
+            sim_wait(until, any);
         else
-            sc_core::wait(any);
+            sim_wait(any);
         for (ConsumerObserver* o : m_observers)
             o->on_woken();
-        if (const Picos latency = draw(m_p.wakeup_latency, m_wakeup_rng))
-            sc_core::wait(ps(latency));
+        if (const Picos latency = draw(m_p.wakeup_latency, m_wakeup_rng)) sim_wait(latency);
         for (ConsumerObserver* o : m_observers)
             o->on_running();
-        if (const Picos work = draw(m_p.wakeup_cost, m_wakeup_cost_rng))
-            sc_core::wait(ps(on_cpu(work)));
+        if (const Picos work = draw(m_p.wakeup_cost, m_wakeup_cost_rng)) sim_wait(on_cpu(work));
     }
     for (auto& m : m_mmaps)
         if (!m.overwrite && m.wakeup->perf_poll()) ++m.stats->consumer_polls;
@@ -250,7 +240,7 @@ bool PerfConsumer::push(unsigned idx) {
         handle_records(idx, copy);
         return true;
     }
-    sc_core::wait(ps(cost(n)));
+    sim_wait(cost(n));
     s.prev = head;
     if (!m.overwrite) write_tail(idx, head); // perf_mmap__consume
     deliver(copy);
@@ -281,7 +271,7 @@ void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
             }
         }
         done_at += record_cost(type) + cost(size);
-        if (done_at > sim_now()) sc_core::wait(ps(done_at - sim_now()));
+        if (done_at > sim_now()) sim_wait(done_at - sim_now());
         done += size;
         m_state[idx].prev = copy.pos + done;
         write_tail(idx, copy.pos + done); // perf_mmap__consume of this record
@@ -339,7 +329,7 @@ bool PerfConsumer::read_events(unsigned idx) {
         const Picos handling = m_p.reader == ReaderKind::libperf ? cost(h->size)
                                : reader.copies ? on_cpu(transfer_time(h->size, m_p.copy_bandwidth))
                                                : 0;
-        sc_core::wait(ps(record_cost(h->type) + handling));
+        sim_wait(record_cost(h->type) + handling);
         // perf_mmap__consume after each event (cilium-ebpf: its deferred writeTail).
         if (per_record && !m.overwrite) write_tail(idx, s.prev);
         if (defer)
@@ -411,7 +401,7 @@ void PerfConsumer::read_backward(unsigned idx) {
         if (end - start > m.data_size) end = overwrite_rb_find_range(idx, start);
         const uint64_t n = end - start;
         const Copy copy = issue_copy(idx, start, n);
-        sc_core::wait(ps(cost(n)));
+        sim_wait(cost(n));
         deliver(copy);
     }
     s.prev = head;
@@ -426,11 +416,12 @@ void PerfConsumer::set_paused(bool paused) {
 
 void PerfConsumer::pause_thread() {
     for (const PauseWindow& w : m_p.pauses) {
-        if (w.at > sim_now()) sc_core::wait(ps(w.at - sim_now()));
+        if (w.at > sim_now()) sim_wait(w.at - sim_now());
         set_paused(true);
-        sc_core::wait(ps(w.length));
+        sim_wait(w.length);
         set_paused(false);
     }
+    sim_sync(); // a thread ends with no lead (sim_wait.h)
 }
 
 } // namespace ringsim::models

@@ -1,0 +1,55 @@
+# cmake -DRINGSIM=... -DSCENARIO=... -DOUT=... -P lead_is_exact.cmake
+# A wait skipped by sim_wait (models/common/sim_wait.h) must change nothing: the scenario run
+# with skipped waits and with every wait a real one (RINGSIM_NO_LEAD=1) writes the same
+# stats, violations, perf.data, timeline, waveforms and series, byte for byte (each run in a
+# directory of its own under the same relative names: perf.data records its command line).
+# Watching changes nothing either: run with no timeline, waveforms or series (a sampler
+# process of its own), the scenario writes the same stats and violations (perf.data differs
+# by the command line it records).
+set(outputs stats.json violations.json perf.data timeline.json waves.vcd series.csv)
+foreach(mode lead no-lead plain)
+  set(dir ${OUT}/${mode})
+  file(REMOVE_RECURSE ${dir})
+  file(MAKE_DIRECTORY ${dir})
+  if(mode STREQUAL "no-lead")
+    set(env RINGSIM_NO_LEAD=1)
+  else()
+    set(env RINGSIM_NO_LEAD=0)
+  endif()
+  set(watch --timeline timeline.json --vcd waves.vcd --series 50us)
+  if(mode STREQUAL "plain")
+    set(watch)
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env}
+      ${RINGSIM} run ${SCENARIO} --out . --perf-data perf.data ${watch}
+    WORKING_DIRECTORY ${dir} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 AND NOT rc EQUAL 1)
+    message(FATAL_ERROR "${mode}: ringsim run ${SCENARIO} exited with ${rc}: ${err}")
+  endif()
+  set(rc_${mode} ${rc})
+endforeach()
+if(NOT rc_lead EQUAL rc_no-lead OR NOT rc_lead EQUAL rc_plain)
+  message(FATAL_ERROR "exit ${rc_lead} with skipped waits, ${rc_no-lead} without, "
+    "${rc_plain} unwatched")
+endif()
+foreach(f ${outputs})
+  if(NOT EXISTS ${OUT}/no-lead/${f})
+    continue()
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/lead/${f} ${OUT}/no-lead/${f}
+    RESULT_VARIABLE differ)
+  if(differ)
+    execute_process(COMMAND diff ${OUT}/no-lead/${f} ${OUT}/lead/${f} OUTPUT_VARIABLE diff)
+    string(SUBSTRING "${diff}" 0 3000 diff)
+    message(FATAL_ERROR "${f} differs with skipped waits (> lines) from real waits (<):\n${diff}")
+  endif()
+endforeach()
+foreach(f stats.json violations.json)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/lead/${f} ${OUT}/plain/${f}
+    RESULT_VARIABLE differ)
+  if(differ)
+    execute_process(COMMAND diff ${OUT}/plain/${f} ${OUT}/lead/${f} OUTPUT_VARIABLE diff)
+    string(SUBSTRING "${diff}" 0 3000 diff)
+    message(FATAL_ERROR "${f} differs when watched (> lines) from unwatched (<):\n${diff}")
+  endif()
+endforeach()
