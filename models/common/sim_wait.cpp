@@ -8,7 +8,7 @@
 
 #include <memory>
 #include <queue>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ringsim::models {
@@ -44,15 +44,18 @@ public:
     };
 
     Waiter& me() {
-        auto& w = m_waiters[sc_core::sc_get_current_process_b()];
-        if (!w) w = std::make_unique<Waiter>();
-        return *w;
+        // A run has a few dozen processes at most: a scan beats a hash.
+        const sc_core::sc_process_b* p = sc_core::sc_get_current_process_b();
+        for (auto& [who, w] : m_waiters)
+            if (who == p) return *w;
+        m_waiters.emplace_back(p, std::make_unique<Waiter>());
+        return *m_waiters.back().second;
     }
 
     // Wakes `w` at `at` (unless w.due_seq has changed by then).
-    void wake_at(Picos at, Waiter& w) {
-        w.due_seq = push(at, &w.event, &w);
-    }
+    void wake_at(Picos at, Waiter& w) { w.due_seq = push(at, &w.event, &w); }
+    // The earliest entry's time (kNever when none): activity a skipped wait must not pass.
+    Picos earliest() const { return m_armed; }
     // Notifies `e` at `at`.
     void notify_at(Picos at, sc_core::sc_event& e) { push(at, &e, nullptr); }
 
@@ -68,7 +71,11 @@ private:
     uint64_t push(Picos at, sc_core::sc_event* e, Waiter* w) {
         const uint64_t seq = m_next_seq++;
         m_due.push({at, seq, e, w});
-        m_tick.notify(sc_picos(at - now())); // an earlier pending tick stays
+        // The tick is armed for the earliest entry; a later one needs no SystemC call.
+        if (at < m_armed) {
+            m_armed = at;
+            m_tick.notify(sc_picos(at - now())); // replaces the later pending tick
+        }
         return seq;
     }
 
@@ -85,15 +92,22 @@ private:
             }
             e.event->notify();
         }
-        if (!m_due.empty()) m_tick.notify(sc_picos(m_due.top().at - t));
+        m_armed = kNever;
+        if (!m_due.empty()) {
+            m_armed = m_due.top().at;
+            m_tick.notify(sc_picos(m_armed - t));
+        }
     }
+
+    static constexpr Picos kNever = ~Picos(0);
+    Picos m_armed = kNever; // the time the tick is notified for
 
     static Picos now() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
 
     sc_core::sc_event m_tick{"ringsim_wake_tick"};
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> m_due;
     uint64_t m_next_seq = 1;
-    std::unordered_map<const sc_core::sc_process_b*, std::unique_ptr<Waiter>> m_waiters;
+    std::vector<std::pair<const sc_core::sc_process_b*, std::unique_ptr<Waiter>>> m_waiters;
 };
 
 WakeQueue* g_queue = nullptr;
@@ -115,8 +129,7 @@ Picos kernel_now() {
 }
 
 // Sleeps until `at` (kernel time), or until `also` fires when given.
-template <class Also>
-void sleep_until(Picos at, const Also* also) {
+template <class Also> void sleep_until(Picos at, const Also* also) {
     WakeQueue& q = queue();
     WakeQueue::Waiter& w = q.me();
     q.wake_at(at, w);
@@ -144,8 +157,10 @@ void sim_wait(Picos d) {
         // next activity (the wake queue's tick among it) strictly after our new time: the
         // wait would wake us alone and first. At the same instant as another activity we
         // wait for real, and the wake queue orders the two.
-        const sc_core::sc_time next = sc_core::sc_time_to_pending_activity();
-        if (next.value() > lead) {
+        // The wake queue's earliest entry first: it is most of the activity, and cheaper
+        // to ask (kernel time, as the entries are).
+        if (queue().earliest() > k + lead &&
+            sc_core::sc_time_to_pending_activity().value() > lead) {
             g_lead = lead;
             return;
         }

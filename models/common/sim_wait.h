@@ -38,8 +38,8 @@ void sim_wait(Picos d, const sc_core::sc_event_or_list& any);
 void sim_notify(sc_core::sc_event& e, Picos delay = 0);
 // The calling process's lead over SystemC's clock: 0 outside a process that skipped a wait.
 Picos sim_lead();
-// Forgets any lead and the horizon: a new SystemC kernel (a worker's next run, after one that ended in an
-// error while a process was ahead).
+// Forgets any lead and the horizon: a new SystemC kernel (a worker's next run, after one that ended
+// in an error while a process was ahead).
 void sim_reset_lead();
 
 // A lead may grow this far before a real wait: a process alone in the simulation still
