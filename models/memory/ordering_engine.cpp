@@ -13,7 +13,11 @@ bool overlaps(Addr a, uint64_t an, Addr b, uint64_t bn) {
 
 uint64_t first_word(const uint8_t* p, uint64_t n) {
     uint64_t v = 0;
-    std::memcpy(&v, p, std::min<uint64_t>(n, 8));
+    // A constant size is a move, not a call of memcpy (nearly every access has 8 or more).
+    if (n >= 8)
+        std::memcpy(&v, p, 8);
+    else
+        std::memcpy(&v, p, n);
     return v;
 }
 } // namespace
@@ -135,6 +139,11 @@ void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_
 }
 
 Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, bool acquire) {
+    if (m_model == MemoryModel::sc) {
+        // Everything performs at issue, in order: no bounds, floors or draws to consult.
+        a.max_load = std::max(a.max_load, t);
+        return t;
+    }
     const Picos lo = t > a.bounds.load_early_max ? t - a.bounds.load_early_max : 0;
     Picos p = pick(t, lo, t + a.bounds.load_late_max);
     p = std::max({p, a.floor_all, a.next_floor});
@@ -321,6 +330,8 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     Picos p = 0;
     if (m_store_part) {
         p = *m_store_part; // rmw() decided it
+    } else if (m_model == MemoryModel::sc) {
+        p = now; // at issue, in order: no bounds, floors or draws to consult
     } else {
         p = pick(now, now, now + a.bounds.store_drain_max);
         p = std::max(
