@@ -21,12 +21,16 @@ using detail::g_lead;
 
 namespace {
 
-// The instants at which the models' processes wake, in order: by time, then by when each
-// went to sleep. SystemC's own timed queue is a binary heap with no order among equal
-// times, so that which of two processes due at one instant ran first depended on what else
-// the heap had held (a --series sampler's entries changed a result). Every timed wait and
-// delayed notification of a model goes through this queue instead, and one SystemC event,
-// `tick`, wakes a method at the earliest entry, which wakes the entries due then, in order.
+// The order in which the models' processes wake at one instant: by when each went to
+// sleep. SystemC's own timed queue is a binary heap with no order among equal times, so
+// which of two processes due at one instant ran first depended on what else the heap had
+// held (a --series sampler's entries changed a result). A process still sleeps with
+// SystemC's own timed wait (the cheap path), but it also takes a ticket (time, seq) here;
+// woken, it runs only if its ticket is the earliest, else it steps aside until the
+// process holding the earliest has run and hands the turn on. Within the instant every
+// process still runs in the first delta cycle, as it would have.
+// Delayed notifications (sim_notify with a delay) go through the same tickets: a method of
+// this queue, woken by a tick, fires those due in ticket order.
 class WakeQueue {
 public:
     WakeQueue() {
@@ -34,13 +38,14 @@ public:
         o.spawn_method();
         o.set_sensitivity(&m_tick);
         o.dont_initialize();
-        sc_core::sc_spawn([this] { run_due(); }, "ringsim_wake_queue", &o);
+        sc_core::sc_spawn([this] { fire_notifications(); }, "ringsim_wake_queue", &o);
     }
 
-    // A sleeping process: the event it waits on, and the entry (seq) that may wake it.
+    // A process that sleeps: its ticket, and the event that hands it the turn.
     struct Waiter {
-        sc_core::sc_event event{"ringsim_wake"};
-        uint64_t due_seq = 0; // 0: no entry may wake it
+        sc_core::sc_event turn{"ringsim_wake_turn"};
+        uint64_t seq = 0; // its ticket (0: none)
+        bool stepped_aside = false;
     };
 
     Waiter& me() {
@@ -52,61 +57,107 @@ public:
         return *m_waiters.back().second;
     }
 
-    // Wakes `w` at `at` (unless w.due_seq has changed by then).
-    void wake_at(Picos at, Waiter& w) { w.due_seq = push(at, &w.event, &w); }
-    // The earliest entry's time (kNever when none): activity a skipped wait must not pass.
-    Picos earliest() const { return m_armed; }
-    // Notifies `e` at `at`.
-    void notify_at(Picos at, sc_core::sc_event& e) { push(at, &e, nullptr); }
-
-private:
-    struct Entry {
-        Picos at;
-        uint64_t seq;
-        sc_core::sc_event* event;
-        Waiter* waiter; // null: a delayed notification, never cancelled
-        bool operator>(const Entry& o) const { return at != o.at ? at > o.at : seq > o.seq; }
-    };
-
-    uint64_t push(Picos at, sc_core::sc_event* e, Waiter* w) {
-        const uint64_t seq = m_next_seq++;
-        m_due.push({at, seq, e, w});
-        // The tick is armed for the earliest entry; a later one needs no SystemC call.
-        if (at < m_armed) {
-            m_armed = at;
-            m_tick.notify(sc_picos(at - now())); // replaces the later pending tick
+    void take_ticket(Picos at, Waiter& w) {
+        w.seq = m_next_seq++;
+        m_tickets.push({at, w.seq, &w, nullptr});
+    }
+    // Woken at the ticket's time: waits for its turn, then gives up the ticket.
+    void take_turn(Waiter& w) {
+        drop_stale();
+        if (m_tickets.top().seq != w.seq) {
+            w.stepped_aside = true;
+            sc_core::wait(w.turn);
+            w.stepped_aside = false;
         }
-        return seq;
+        m_tickets.pop();
+        w.seq = 0;
+        hand_on(kernel_now());
+    }
+    // Woken otherwise (an event before the ticket's time): the ticket is void.
+    void void_ticket(Waiter& w) {
+        w.seq = 0;
+        // Void tickets leave when they come first; should they pile up behind a far one (a
+        // long timeout cut short again and again), the queue is rebuilt without them.
+        if (++m_void > 1024 && m_void > m_tickets.size() / 2) {
+            std::vector<Ticket> live;
+            for (; !m_tickets.empty(); m_tickets.pop())
+                if (!stale(m_tickets.top())) live.push_back(m_tickets.top());
+            for (const Ticket& t : live)
+                m_tickets.push(t);
+            m_void = 0;
+        }
     }
 
-    void run_due() {
-        const Picos t = now();
-        // Immediate notifications, in (time, seq) order: the processes run in this order,
-        // in this delta cycle, as they would have woken from their own timed waits.
-        while (!m_due.empty() && m_due.top().at <= t) {
-            const Entry e = m_due.top();
-            m_due.pop();
-            if (e.waiter) {
-                if (e.waiter->due_seq != e.seq) continue; // woken otherwise meanwhile
-                e.waiter->due_seq = 0;
+    void notify_at(Picos at, sc_core::sc_event& e) {
+        m_tickets.push({at, m_next_seq++, nullptr, &e});
+        m_notify_times.push(at);
+        if (at < m_armed) {
+            m_armed = at;
+            m_tick.notify(sc_picos(at - kernel_now())); // replaces a later pending tick
+        }
+    }
+
+    // The earliest ticket's time (or later: void tickets may stand first), kNever if none.
+    Picos earliest() {
+        drop_stale();
+        return m_tickets.empty() ? kNever : m_tickets.top().at;
+    }
+
+private:
+    struct Ticket {
+        Picos at;
+        uint64_t seq;
+        Waiter* waiter;            // a sleeping process, or
+        sc_core::sc_event* notify; // a delayed notification
+        bool operator>(const Ticket& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+    };
+
+    static Picos kernel_now() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
+
+    static bool stale(const Ticket& t) { return t.waiter && t.waiter->seq != t.seq; }
+    // Drops void tickets standing first (their process was woken by an event).
+    void drop_stale() {
+        while (!m_tickets.empty() && stale(m_tickets.top())) {
+            m_tickets.pop();
+            if (m_void) --m_void;
+        }
+    }
+
+    // After a turn at t: the next ticket due at t goes next. A process that stepped aside
+    // is handed the turn; one still to run finds it is first when it does; a notification
+    // is fired.
+    void hand_on(Picos t) {
+        for (;;) {
+            drop_stale();
+            if (m_tickets.empty() || m_tickets.top().at > t) return;
+            const Ticket& next = m_tickets.top();
+            if (next.waiter) {
+                if (next.waiter->stepped_aside) next.waiter->turn.notify();
+                return;
             }
-            e.event->notify();
+            sc_core::sc_event* e = next.notify;
+            m_tickets.pop();
+            e->notify();
         }
-        m_armed = kNever;
-        if (!m_due.empty()) {
-            m_armed = m_due.top().at;
-            m_tick.notify(sc_picos(m_armed - t));
-        }
+    }
+
+    // The tick, at the time of the earliest delayed notification: fire what is first.
+    void fire_notifications() {
+        const Picos t = kernel_now();
+        while (!m_notify_times.empty() && m_notify_times.top() <= t)
+            m_notify_times.pop();
+        m_armed = m_notify_times.empty() ? kNever : m_notify_times.top();
+        if (m_armed != kNever) m_tick.notify(sc_picos(m_armed - t));
+        hand_on(t);
     }
 
     static constexpr Picos kNever = ~Picos(0);
-    Picos m_armed = kNever; // the time the tick is notified for
-
-    static Picos now() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
-
     sc_core::sc_event m_tick{"ringsim_wake_tick"};
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> m_due;
+    Picos m_armed = kNever; // the delayed notification the tick is set for
+    std::priority_queue<Picos, std::vector<Picos>, std::greater<Picos>> m_notify_times;
+    std::priority_queue<Ticket, std::vector<Ticket>, std::greater<Ticket>> m_tickets;
     uint64_t m_next_seq = 1;
+    size_t m_void = 0; // void tickets still queued (about: a rebuild may drop more)
     std::vector<std::pair<const sc_core::sc_process_b*, std::unique_ptr<Waiter>>> m_waiters;
 };
 
@@ -132,16 +183,16 @@ Picos kernel_now() {
 template <class Also> void sleep_until(Picos at, const Also* also) {
     WakeQueue& q = queue();
     WakeQueue::Waiter& w = q.me();
-    q.wake_at(at, w);
-    if (also) {
-        sc_core::sc_event_or_list any;
-        any |= w.event;
-        any |= *also;
-        sc_core::wait(any);
-        w.due_seq = 0; // woken by `also`: the entry no longer wakes us
-    } else {
-        sc_core::wait(w.event);
-    }
+    q.take_ticket(at, w);
+    const sc_core::sc_time d = sc_picos(at - kernel_now());
+    if (also)
+        sc_core::wait(d, *also);
+    else
+        sc_core::wait(d);
+    if (kernel_now() >= at)
+        q.take_turn(w);
+    else
+        q.void_ticket(w); // woken by `also` first
 }
 
 } // namespace
@@ -188,12 +239,18 @@ void sim_wait(const sc_core::sc_event_or_list& any) {
 
 void sim_wait(Picos d, const sc_core::sc_event& e) {
     sim_sync();
-    sleep_until(kernel_now() + d, &e);
+    if (d == 0)
+        sc_core::wait(sc_core::SC_ZERO_TIME, e); // the next delta cycle: no instant to order
+    else
+        sleep_until(kernel_now() + d, &e);
 }
 
 void sim_wait(Picos d, const sc_core::sc_event_or_list& any) {
     sim_sync();
-    sleep_until(kernel_now() + d, &any);
+    if (d == 0)
+        sc_core::wait(sc_core::SC_ZERO_TIME, any);
+    else
+        sleep_until(kernel_now() + d, &any);
 }
 
 void sim_notify(sc_core::sc_event& e, Picos delay) {
