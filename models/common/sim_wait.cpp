@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <queue>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -25,12 +26,14 @@ namespace {
 // sleep. SystemC's own timed queue is a binary heap with no order among equal times, so
 // which of two processes due at one instant ran first depended on what else the heap had
 // held (a --series sampler's entries changed a result). A process still sleeps with
-// SystemC's own timed wait (the cheap path), but it also takes a ticket (time, seq) here;
-// woken, it runs only if its ticket is the earliest, else it steps aside until the
-// process holding the earliest has run and hands the turn on. Within the instant every
-// process still runs in the first delta cycle, as it would have.
-// Delayed notifications (sim_notify with a delay) go through the same tickets: a method of
-// this queue, woken by a tick, fires those due in ticket order.
+// SystemC's own timed wait (the cheap path), but it also takes a ticket here, filed under
+// its instant behind those of the processes that went to sleep before it; woken, it runs
+// only if its ticket is first, else it steps aside until the process before it has run and
+// hands the turn on. Delayed notifications (sim_notify with a delay) take tickets too: a
+// method of this queue, woken by a tick at their instant, fires one when it is first, for
+// the next delta cycle, and the tickets behind it wait until its wakees have run (a method
+// runs before a thread within a delta cycle, but one made runnable in the middle of a
+// cycle runs after the threads already due, whose order is again SystemC's).
 class WakeQueue {
 public:
     WakeQueue() {
@@ -39,57 +42,60 @@ public:
         o.set_sensitivity(&m_tick);
         o.dont_initialize();
         sc_core::sc_spawn([this] { fire_notifications(); }, "ringsim_wake_queue", &o);
+        m_table.assign(64, Instant{});
     }
 
     // A process that sleeps: its ticket, and the event that hands it the turn.
     struct Waiter {
         sc_core::sc_event turn{"ringsim_wake_turn"};
-        uint64_t seq = 0; // its ticket (0: none)
+        uint32_t ticket = kNone;
+        Picos due = 0;
         bool stepped_aside = false;
     };
 
     Waiter& me() {
-        // A run has a few dozen processes at most: a scan beats a hash.
-        const sc_core::sc_process_b* p = sc_core::sc_get_current_process_b();
-        for (auto& [who, w] : m_waiters)
-            if (who == p) return *w;
-        m_waiters.emplace_back(p, std::make_unique<Waiter>());
-        return *m_waiters.back().second;
+        // SystemC numbers a kernel's processes from 0 up (proc_id): an index, not a search.
+        const auto id = static_cast<size_t>(sc_core::sc_get_current_process_b()->proc_id);
+        if (id >= m_waiters.size()) m_waiters.resize(id + 1);
+        if (!m_waiters[id]) m_waiters[id] = std::make_unique<Waiter>();
+        return *m_waiters[id];
     }
 
     void take_ticket(Picos at, Waiter& w) {
-        w.seq = m_next_seq++;
-        m_tickets.push({at, w.seq, &w, nullptr});
+        w.ticket = file(at, &w, nullptr);
+        w.due = at;
     }
     // Woken at the ticket's time: waits for its turn, then gives up the ticket.
     void take_turn(Waiter& w) {
-        drop_stale();
-        if (m_tickets.top().seq != w.seq) {
+        if (m_firing || find(w.due)->first != w.ticket) {
             w.stepped_aside = true;
             sc_core::wait(w.turn);
             w.stepped_aside = false;
         }
-        m_tickets.pop();
-        w.seq = 0;
-        hand_on(kernel_now());
+        Instant& i = *find(w.due); // the table may have grown meanwhile
+        i.first = m_tickets[w.ticket].next;
+        release(w.ticket);
+        w.ticket = kNone;
+        hand_on(w.due);
     }
-    // Woken otherwise (an event before the ticket's time): the ticket is void.
+    // Woken otherwise (an event before the ticket's time): the ticket goes.
     void void_ticket(Waiter& w) {
-        w.seq = 0;
-        // Void tickets leave when they come first; should they pile up behind a far one (a
-        // long timeout cut short again and again), the queue is rebuilt without them.
-        if (++m_void > 1024 && m_void > m_tickets.size() / 2) {
-            std::vector<Ticket> live;
-            for (; !m_tickets.empty(); m_tickets.pop())
-                if (!stale(m_tickets.top())) live.push_back(m_tickets.top());
-            for (const Ticket& t : live)
-                m_tickets.push(t);
-            m_void = 0;
+        Instant& i = *find(w.due);
+        uint32_t* link = &i.first;
+        uint32_t prev = kNone;
+        while (*link != w.ticket) {
+            prev = *link;
+            link = &m_tickets[*link].next;
         }
+        *link = m_tickets[w.ticket].next;
+        if (i.last == w.ticket) i.last = prev;
+        release(w.ticket);
+        w.ticket = kNone;
+        if (i.first == kNone) forget(i);
     }
 
     void notify_at(Picos at, sc_core::sc_event& e) {
-        m_tickets.push({at, m_next_seq++, nullptr, &e});
+        file(at, nullptr, &e);
         m_notify_times.push(at);
         if (at < m_armed) {
             m_armed = at;
@@ -97,52 +103,114 @@ public:
         }
     }
 
-    // The earliest ticket's time (or later: void tickets may stand first), kNever if none.
-    Picos earliest() {
-        drop_stale();
-        return m_tickets.empty() ? kNever : m_tickets.top().at;
-    }
-
 private:
+    static constexpr uint32_t kNone = ~uint32_t(0);
+    static constexpr Picos kEmpty = ~Picos(0), kGone = ~Picos(0) - 1; // free table slots
+    static constexpr Picos kNever = ~Picos(0);
+
     struct Ticket {
-        Picos at;
-        uint64_t seq;
         Waiter* waiter;            // a sleeping process, or
         sc_core::sc_event* notify; // a delayed notification
-        bool operator>(const Ticket& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+        uint32_t next;             // the next ticket of the same instant
+    };
+    // An instant with tickets: the first and the last, in order of going to sleep. The
+    // instants are an open-addressing table (linear probing): one lookup per sleep and per
+    // turn, however many processes sleep, where a heap of tickets would grow as their log.
+    struct Instant {
+        Picos at = kEmpty;
+        uint32_t first = kNone, last = kNone;
     };
 
     static Picos kernel_now() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
 
-    static bool stale(const Ticket& t) { return t.waiter && t.waiter->seq != t.seq; }
-    // Drops void tickets standing first (their process was woken by an event).
-    void drop_stale() {
-        while (!m_tickets.empty() && stale(m_tickets.top())) {
-            m_tickets.pop();
-            if (m_void) --m_void;
+    size_t slot_of(Picos at) const {
+        return size_t((at * 0x9E3779B97F4A7C15ull) >> 32) & (m_table.size() - 1);
+    }
+    Instant* find(Picos at) {
+        for (size_t s = slot_of(at);; s = (s + 1) & (m_table.size() - 1)) {
+            if (m_table[s].at == at) return &m_table[s];
+            if (m_table[s].at == kEmpty) return nullptr;
         }
     }
+    uint32_t file(Picos at, Waiter* w, sc_core::sc_event* e) {
+        uint32_t t = kNone;
+        if (!m_free.empty()) {
+            t = m_free.back();
+            m_free.pop_back();
+            m_tickets[t] = {w, e, kNone};
+        } else {
+            t = uint32_t(m_tickets.size());
+            m_tickets.push_back({w, e, kNone});
+        }
+        if (Instant* i = find(at)) {
+            m_tickets[i->last].next = t;
+            i->last = t;
+            return t;
+        }
+        if ((m_used + 1) * 4 > m_table.size() * 3) rehash();
+        size_t s = slot_of(at);
+        while (m_table[s].at != kEmpty && m_table[s].at != kGone)
+            s = (s + 1) & (m_table.size() - 1);
+        if (m_table[s].at == kEmpty) ++m_used;
+        m_table[s] = {at, t, t};
+        ++m_live;
+        return t;
+    }
+    void release(uint32_t t) { m_free.push_back(t); }
+    void forget(Instant& i) {
+        i = {kGone, kNone, kNone};
+        --m_live;
+    }
+    // Grows the table when it is half full of live instants, else only clears it of
+    // forgotten ones.
+    void rehash() {
+        std::vector<Instant> old(m_live * 2 >= m_table.size() ? m_table.size() * 2 : m_table.size(),
+                                 Instant{});
+        old.swap(m_table);
+        m_used = 0;
+        for (const Instant& i : old)
+            if (i.at != kEmpty && i.at != kGone) {
+                size_t s = slot_of(i.at);
+                while (m_table[s].at != kEmpty)
+                    s = (s + 1) & (m_table.size() - 1);
+                m_table[s] = i;
+                ++m_used;
+            }
+    }
 
-    // After a turn at t: the next ticket due at t goes next. A process that stepped aside
-    // is handed the turn; one still to run finds it is first when it does; a notification
-    // is fired.
+    // After a turn at t: the next ticket of t goes next. A process that stepped aside is
+    // handed the turn; one still to run finds it is first when it does; a notification is
+    // fired.
     void hand_on(Picos t) {
         for (;;) {
-            drop_stale();
-            if (m_tickets.empty() || m_tickets.top().at > t) return;
-            const Ticket& next = m_tickets.top();
+            Instant* i = find(t);
+            if (i == nullptr) return;
+            if (i->first == kNone) {
+                forget(*i);
+                return;
+            }
+            const Ticket next = m_tickets[i->first];
             if (next.waiter) {
                 if (next.waiter->stepped_aside) next.waiter->turn.notify();
                 return;
             }
-            sc_core::sc_event* e = next.notify;
-            m_tickets.pop();
-            e->notify();
+            // Its wakees run in the next delta cycle, and the tickets behind it after them:
+            // this method runs there again (after them: notified after them) and goes on.
+            release(i->first);
+            i->first = next.next;
+            next.notify->notify(sc_core::SC_ZERO_TIME);
+            m_firing = true;
+            m_armed = t;
+            m_tick.notify(sc_core::SC_ZERO_TIME);
+            return;
         }
     }
 
     // The tick, at the time of the earliest delayed notification: fire what is first.
     void fire_notifications() {
+        if (g_lead != 0)
+            throw std::logic_error("a process yielded ahead of the simulation's clock");
+        m_firing = false;
         const Picos t = kernel_now();
         while (!m_notify_times.empty() && m_notify_times.top() <= t)
             m_notify_times.pop();
@@ -151,14 +219,16 @@ private:
         hand_on(t);
     }
 
-    static constexpr Picos kNever = ~Picos(0);
     sc_core::sc_event m_tick{"ringsim_wake_tick"};
     Picos m_armed = kNever; // the delayed notification the tick is set for
+    bool m_firing = false;  // a notification fired: its wakees go before the next ticket
     std::priority_queue<Picos, std::vector<Picos>, std::greater<Picos>> m_notify_times;
-    std::priority_queue<Ticket, std::vector<Ticket>, std::greater<Ticket>> m_tickets;
-    uint64_t m_next_seq = 1;
-    size_t m_void = 0; // void tickets still queued (about: a rebuild may drop more)
-    std::vector<std::pair<const sc_core::sc_process_b*, std::unique_ptr<Waiter>>> m_waiters;
+    std::vector<Ticket> m_tickets; // by index; m_free lists the unused ones
+    std::vector<uint32_t> m_free;
+    std::vector<Instant> m_table; // a power of two in size
+    size_t m_used = 0;            // slots not kEmpty (live and forgotten)
+    size_t m_live = 0;
+    std::vector<std::unique_ptr<Waiter>> m_waiters; // by proc_id
 };
 
 WakeQueue* g_queue = nullptr;
@@ -189,6 +259,8 @@ template <class Also> void sleep_until(Picos at, const Also* also) {
         sc_core::wait(d, *also);
     else
         sc_core::wait(d);
+    // Whoever ran meanwhile left no lead behind (a thread that ended ahead would have).
+    if (g_lead != 0) throw std::logic_error("a process yielded ahead of the simulation's clock");
     if (kernel_now() >= at)
         q.take_turn(w);
     else
@@ -208,10 +280,7 @@ void sim_wait(Picos d) {
         // next activity (the wake queue's tick among it) strictly after our new time: the
         // wait would wake us alone and first. At the same instant as another activity we
         // wait for real, and the wake queue orders the two.
-        // The wake queue's earliest entry first: it is most of the activity, and cheaper
-        // to ask (kernel time, as the entries are).
-        if (queue().earliest() > k + lead &&
-            sc_core::sc_time_to_pending_activity().value() > lead) {
+        if (sc_core::sc_time_to_pending_activity().value() > lead) {
             g_lead = lead;
             return;
         }

@@ -20,7 +20,7 @@ namespace ringsim::models {
 
 // Lets the calling thread's time advance by d: at once when nothing else is pending up to
 // and including now + d, now + d is before the horizon and the lead stays within kMaxLead;
-// else by a real wait.
+// else by a real wait. d == 0 returns at once: no delta cycle, as no time passes.
 void sim_wait(Picos d);
 // How far a lead may reach: the end of the sc_start() about to run (its caller observes the
 // models there, so no process may have gone past it). 0, the default and after
