@@ -54,7 +54,7 @@ INSTANTIATE_TEST_SUITE_P(
     // from one side of its overwrite (issue 10, section 2).
     ::testing::Values(Golden{"data-stale", "no-B.json", 2, "stale", false},
                       Golden{"data-overrun", "no-D.json", 4, "overrun", false},
-                      Golden{"data-overrun-no-A", "no-A.json", 13, "overrun", false},
+                      Golden{"data-overrun-no-A", "no-A.json", 28, "overrun", false},
                       Golden{"data-torn", "torn.json", 10, "torn", false},
                       Golden{"aux-stale", "aux-no-B.json", 1, "stale", true},
                       Golden{"aux-overrun", "aux-no-D.json", 1, "overrun", true}),
