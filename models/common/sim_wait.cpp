@@ -22,6 +22,16 @@ using detail::g_lead;
 
 namespace {
 
+// SystemC's clock, without the running process's lead.
+Picos kernel_now() {
+    return sc_core::sc_get_curr_simcontext()->time_stamp().value();
+}
+
+// A process resumes, or a method runs, only once whoever ran before it synced its lead.
+void require_no_lead() {
+    if (g_lead != 0) throw std::logic_error("a process yielded ahead of the simulation's clock");
+}
+
 // The order in which the models' processes wake at one instant: by when each went to
 // sleep. SystemC's own timed queue is a binary heap with no order among equal times, so
 // which of two processes due at one instant ran first depended on what else the heap had
@@ -121,8 +131,6 @@ private:
         uint32_t first = kNone, last = kNone;
     };
 
-    static Picos kernel_now() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
-
     size_t slot_of(Picos at) const {
         return size_t((at * 0x9E3779B97F4A7C15ull) >> 32) & (m_table.size() - 1);
     }
@@ -208,8 +216,7 @@ private:
 
     // The tick, at the time of the earliest delayed notification: fire what is first.
     void fire_notifications() {
-        if (g_lead != 0)
-            throw std::logic_error("a process yielded ahead of the simulation's clock");
+        require_no_lead();
         m_firing = false;
         const Picos t = kernel_now();
         while (!m_notify_times.empty() && m_notify_times.top() <= t)
@@ -238,15 +245,12 @@ Picos g_horizon = 0;
 WakeQueue& queue() {
     const sc_core::sc_simcontext* k = sc_core::sc_get_curr_simcontext();
     if (g_queue == nullptr || g_queue_kernel != k) {
-        // A kernel that went without sim_reset_lead() (a unit test's) keeps its queue.
+        // A new kernel without sim_reset_lead() first (a unit test's): a queue of its own;
+        // the old one is left, as its events belong to a kernel that may be gone.
         g_queue = new WakeQueue;
         g_queue_kernel = k;
     }
     return *g_queue;
-}
-
-Picos kernel_now() {
-    return sc_core::sc_get_curr_simcontext()->time_stamp().value();
 }
 
 // Sleeps until `at` (kernel time), or until `also` fires when given.
@@ -259,8 +263,7 @@ template <class Also> void sleep_until(Picos at, const Also* also) {
         sc_core::wait(d, *also);
     else
         sc_core::wait(d);
-    // Whoever ran meanwhile left no lead behind (a thread that ended ahead would have).
-    if (g_lead != 0) throw std::logic_error("a process yielded ahead of the simulation's clock");
+    require_no_lead(); // a thread that ended ahead would have left its lead behind
     if (kernel_now() >= at)
         q.take_turn(w);
     else

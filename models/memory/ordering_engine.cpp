@@ -149,8 +149,7 @@ Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, boo
     p = std::max({p, a.floor_all, a.next_floor});
     switch (m_model) {
     case MemoryModel::sc:
-        p = t;
-        break;
+        break; // returned above: at issue
     case MemoryModel::tso:
         p = std::max({p, a.max_load, same_bytes_floor(a, addr, n, false)});
         break;
@@ -338,8 +337,7 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
             {p, a.floor_all, a.floor_store, a.next_floor, same_bytes_floor(a, addr, n, true)});
         switch (m_model) {
         case MemoryModel::sc:
-            p = now;
-            break;
+            break; // not reached: at issue, above
         case MemoryModel::tso:
             p = std::max({p, a.max_load, a.max_store});
             break; // FIFO
