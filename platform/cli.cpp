@@ -57,6 +57,7 @@ struct Args {
     std::optional<std::string> series; // --series INTERVAL
     std::string perf_data;             // --perf-data FILE
     bool progress = false;             // --progress: a progress line even off a terminal
+    bool stats_only = false;           // --stats-only: no run.json, no violations.json
     std::string max_memory;            // --max-memory SIZE (default: 80% of physical memory)
     std::vector<std::string> argv;     // as typed, for perf.data's CMDLINE
 };
@@ -77,7 +78,8 @@ po::options_description options_for(bool with_run, Args& a) {
             "vcd-window", po::value<std::string>(&a.vcd_window),
             "FROM:TO")("series", po::value<std::string>(), "series.csv interval")(
             "perf-data", po::value<std::string>(&a.perf_data), "perf.data file to write")(
-            "progress", po::bool_switch(&a.progress), "progress lines on stderr");
+            "progress", po::bool_switch(&a.progress), "progress lines on stderr")(
+            "stats-only", po::bool_switch(&a.stats_only), "write stats.json alone");
     return opts;
 }
 
@@ -348,22 +350,30 @@ int cmd_run(const Args& a) {
     if (end.signal != 0) info.stopped_by = end.signal == SIGINT ? "SIGINT" : "SIGTERM";
 
     const std::filesystem::path dir(a.out);
-    nlohmann::json run = run_json(top, info);
-    // Which files this run wrote in its directory (an earlier run's were removed first).
-    run["outputs"] = {"stats.json", "run.json", "violations.json"};
-    if (series) run["outputs"].push_back("series.csv");
-    for (const auto& [name, j] :
-         {std::pair<const char*, nlohmann::json>{"stats.json", stats_json(top)},
-          {"violations.json", violations_json(top)},
-          {"run.json", std::move(run)}})
+    // --stats-only: what a sweep keeps of a point. Its other files, and the summary, cost a
+    // point of a short sweep more than its simulation (docs/performance.md, "Per-run cost").
+    std::vector<std::pair<const char*, nlohmann::json>> files = {{"stats.json", stats_json(top)}};
+    if (!a.stats_only) {
+        nlohmann::json run = run_json(top, info);
+        // Which files this run wrote in its directory (an earlier run's were removed first).
+        run["outputs"] = {"stats.json", "run.json", "violations.json"};
+        if (series) run["outputs"].push_back("series.csv");
+        files.emplace_back("violations.json", violations_json(top));
+        files.emplace_back("run.json", std::move(run));
+    }
+    for (const auto& [name, j] : files)
         if (const std::string why = write_json(dir / name, j); !why.empty()) {
             std::cerr << "ringsim run: " << why << "\n";
             return kExitBadInput;
         }
-    print_summary(std::cout, top, info);
-    std::cout << "ringsim: wrote stats.json, run.json"
-              << (series ? ", violations.json and series.csv" : " and violations.json") << " in "
-              << dir.string() << "\n";
+    std::vector<std::string> wrote = {"stats.json"};
+    if (!a.stats_only) wrote.insert(wrote.end(), {"run.json", "violations.json"});
+    if (series) wrote.push_back("series.csv");
+    if (!a.stats_only) print_summary(std::cout, top, info);
+    std::cout << "ringsim: wrote ";
+    for (size_t i = 0; i < wrote.size(); ++i)
+        std::cout << (i == 0 ? "" : i + 1 == wrote.size() ? " and " : ", ") << wrote[i];
+    std::cout << " in " << dir.string() << "\n";
     if (timeline) std::cout << "ringsim: wrote the timeline " << a.timeline << "\n";
     if (vcd) {
         std::cout << "ringsim: wrote the waveform " << a.vcd << "\n";

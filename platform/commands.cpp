@@ -23,7 +23,7 @@ const std::vector<Command>& commands() {
          {"run SCENARIO [--set PATH=VALUE]... [--seed N] [--out DIR]\n"
           "[--timeline FILE [--timeline-window FROM:TO]] [--vcd FILE [--vcd-window FROM:TO]]\n"
           "[--series INTERVAL]\n"
-          "[--perf-data FILE] [--progress] [--max-memory SIZE]"},
+          "[--perf-data FILE] [--progress] [--stats-only] [--max-memory SIZE]"},
          "simulate; write DIR/stats.json and DIR/run.json, print a summary",
          "  --timeline FILE    also write the memory operations (of FROM..TO, e.g. 1ms:1.2ms)\n"
          "                     as a trace for ui.perfetto.dev (docs/timeline.md)\n"
@@ -36,6 +36,8 @@ const std::vector<Command>& commands() {
          "  --progress         a progress line on stderr every second (simulated time, percent\n"
          "                     of the duration, events per second, ETA); on a terminal it is\n"
          "                     shown without asking, after the first second\n"
+         "  --stats-only       write DIR/stats.json alone (and series.csv), print no summary:\n"
+         "                     no run.json, no violations.json; each point of a sweep runs so\n"
          "SIGINT or SIGTERM stops the run at the end of its current slice of simulated time\n"
          "(at most about 50 ms of wall time): the books close there, stats.json and run.json\n"
          "(\"completed\": false, \"stopped_by\") are written, the summary printed, and the exit\n"

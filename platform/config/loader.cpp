@@ -21,6 +21,7 @@
 #include <set>
 #include <stdexcept>
 #include <sys/stat.h>
+#include <unordered_map>
 #include <utility>
 
 namespace ringsim::config {
@@ -854,6 +855,35 @@ const Param* list_element(const Param& list) {
 // misspelt here, or read as another kind, is a bug of ringsim's that throws at the first
 // load (every test loads scenarios), never a value silently missing. `read` collects the
 // keys read, for the test that every declared key is read.
+// What a pointer the loader reads stands for in the table: its pattern, its row (a list's
+// element row for an element), and its tokens. Worked out once per pointer and process (the
+// table is fixed), as find_param's index is: a scenario's load reads a few hundred keys, and
+// a worker of a sweep loads one scenario after another.
+struct ReadKey {
+    std::string pattern;
+    const Param* param = nullptr; // nullptr: a key the table does not declare
+    std::vector<std::string> tokens;
+};
+
+const ReadKey& read_key(const std::string& pointer) {
+    static std::unordered_map<std::string, ReadKey> known;
+    const auto [it, fresh] = known.try_emplace(pointer);
+    ReadKey& key = it->second;
+    if (!fresh) return key;
+    key.pattern = pattern_of(pointer);
+    key.param = find_param(key.pattern);
+    key.tokens = split_pointer(pointer);
+    const std::string& pattern = key.pattern;
+    if (key.param == nullptr && pattern.size() > 2 &&
+        pattern.compare(pattern.size() - 2, 2, "/*") == 0) {
+        // An element of a list: read as the list's element kind.
+        key.pattern.resize(pattern.size() - 2);
+        key.param = find_param(key.pattern);
+        if (key.param != nullptr) key.param = list_element(*key.param);
+    }
+    return key;
+}
+
 class Values {
 public:
     Values(const json& doc, const Errors& errors, std::set<std::string>* read = nullptr)
@@ -987,26 +1017,30 @@ private:
     // The value at `pointer`, a key the table declares with one of `kinds` (any kind when
     // empty: a presence test).
     const json* at(const std::string& pointer, std::initializer_list<ParamKind> kinds) const {
-        std::string pattern = pattern_of(pointer);
-        const Param* p = find_param(pattern);
-        const bool element =
-            p == nullptr && pattern.size() > 2 && pattern.compare(pattern.size() - 2, 2, "/*") == 0;
-        if (element) {
-            // An element of a list: read as the list's element kind.
-            pattern.resize(pattern.size() - 2);
-            p = find_param(pattern);
-            if (p != nullptr) p = list_element(*p);
-        }
-        if (p == nullptr)
+        const ReadKey& key = read_key(pointer);
+        if (key.param == nullptr)
             throw std::logic_error("the loader reads " + pointer +
                                    ", a key params.cpp does not declare");
-        if (kinds.size() != 0 && std::find(kinds.begin(), kinds.end(), p->kind) == kinds.end())
+        if (kinds.size() != 0 &&
+            std::find(kinds.begin(), kinds.end(), key.param->kind) == kinds.end())
             throw std::logic_error("the loader reads " + pointer +
                                    " as another kind than params.cpp declares");
-        if (m_read) m_read->insert(pattern);
+        if (m_read) m_read->insert(key.pattern);
         if (m_errors.bad(pointer)) return nullptr;
-        const json::json_pointer jp(pointer);
-        return m_doc.contains(jp) ? &m_doc.at(jp) : nullptr;
+        // As json::contains and json::at with a json_pointer, without parsing it again.
+        const json* v = &m_doc;
+        for (const std::string& token : key.tokens) {
+            if (v->is_object()) {
+                const auto it = v->find(token);
+                if (it == v->end()) return nullptr;
+                v = &*it;
+            } else if (v->is_array() && is_index(token) && std::stoul(token) < v->size()) {
+                v = &(*v)[std::stoul(token)];
+            } else {
+                return nullptr;
+            }
+        }
+        return v;
     }
     std::optional<std::string> text(const std::string& pointer,
                                     std::initializer_list<ParamKind> kinds) const {

@@ -332,8 +332,10 @@ int run_sweep(const SweepArgs& a) {
     };
     const auto make_job = [&](size_t i) {
         const fs::path run_dir = work / std::to_string(todo[i]);
+        // stats.json (and series.csv) is all on_done reads of a point.
         std::vector<std::string> args = {
-            "run", s.scenario, "--seed", std::to_string(seed_of(i)), "--out", run_dir.string()};
+            "run",   s.scenario,       "--seed",      std::to_string(seed_of(i)),
+            "--out", run_dir.string(), "--stats-only"};
         for (const auto* sets : {&s.sets, &point_of(i).sets})
             for (const std::string& set : *sets)
                 args.insert(args.end(), {"--set", set});

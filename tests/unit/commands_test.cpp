@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <spawn.h>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -90,6 +91,37 @@ TEST(Commands, ARunReplacesAnEarlierRunsOutputsAndListsItsOwn) {
     EXPECT_EQ(j.at("outputs"), nlohmann::json({"stats.json", "run.json", "violations.json"}));
     for (const auto& entry : std::filesystem::directory_iterator(out))
         EXPECT_NE(entry.path().filename().string().front(), '.') << "left behind: " << entry.path();
+}
+
+// --stats-only (each point of a sweep): the same stats.json as a whole run's, and nothing
+// else: no run.json or violations.json (an earlier run's removed, not left beside it), no
+// summary.
+TEST(Commands, StatsOnlyWritesTheSameStatsAndNothingElse) {
+    const std::string whole = ::testing::TempDir() + "/stats-only-whole";
+    const std::string alone = ::testing::TempDir() + "/stats-only-alone";
+    std::filesystem::remove_all(whole);
+    std::filesystem::remove_all(alone);
+    const std::string run = std::string(RINGSIM_BINARY) + " run " + RINGSIM_SOURCE_DIR +
+                            "/scenarios/quickstart.json --set duration=2ms --seed 7 --out ";
+    ASSERT_EQ(ringsim::testing_support::run_command(run + whole).exit_code, 0);
+    ASSERT_EQ(ringsim::testing_support::run_command(run + alone).exit_code, 0);
+    ASSERT_TRUE(std::filesystem::exists(alone + "/run.json"));
+    const std::string said = alone + ".txt";
+    const auto r =
+        ringsim::testing_support::run_command("(" + run + alone + " --stats-only > " + said + ")");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::stringstream out;
+    out << std::ifstream(said).rdbuf();
+    EXPECT_EQ(out.str(), "ringsim: wrote stats.json in " + alone + "\n");
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(alone))
+        files.push_back(entry.path().filename().string());
+    EXPECT_EQ(files, std::vector<std::string>{"stats.json"});
+    const auto stats = [](const std::string& dir) {
+        std::ifstream in(dir + "/stats.json");
+        return nlohmann::json::parse(in);
+    };
+    EXPECT_EQ(stats(alone), stats(whole));
 }
 
 // A directory that cannot take a file is refused before simulating, with the reason.
