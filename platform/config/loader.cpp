@@ -127,6 +127,7 @@ public:
     // True when the value at `pointer`, or anything inside it, was reported: later rules
     // skip it rather than pile a second, confusing error on the same mistake.
     bool bad(const std::string& pointer) const {
+        if (m_bad.empty()) return false; // a good scenario: every key's read asks
         if (m_bad.count(pointer) != 0) return true;
         const std::string inside = pointer + "/";
         const auto it = m_bad.lower_bound(inside); // pointers inside sort right after it

@@ -715,16 +715,20 @@ const Param* find_param(std::string_view pattern) {
     return it == index.end() ? nullptr : it->second;
 }
 
-std::vector<const Param*> child_params(std::string_view pattern) {
-    std::vector<const Param*> out;
-    for (const Param& p : params()) {
-        const std::string_view path = p.path;
-        if (path.size() <= pattern.size() + 1 || path.substr(0, pattern.size()) != pattern ||
-            path[pattern.size()] != '/')
-            continue;
-        if (path.find('/', pattern.size() + 1) == std::string_view::npos) out.push_back(&p);
-    }
-    return out;
+const std::vector<const Param*>& child_params(std::string_view pattern) {
+    // Asked for every object of every scenario loaded (its defaults), as find_param is for
+    // every key: one scan of the table per parent, kept, instead of one per object.
+    static const std::unordered_map<std::string_view, std::vector<const Param*>> index = [] {
+        std::unordered_map<std::string_view, std::vector<const Param*>> by_parent;
+        for (const Param& p : params()) {
+            const std::string_view path = p.path;
+            by_parent[path.substr(0, path.rfind('/'))].push_back(&p); // "" for the top level
+        }
+        return by_parent;
+    }();
+    static const std::vector<const Param*> none;
+    const auto it = index.find(pattern);
+    return it == index.end() ? none : it->second;
 }
 
 std::string dotted_key(std::string_view path) {

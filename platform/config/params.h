@@ -80,7 +80,7 @@ const std::vector<Param>& params();
 // The row for a pattern such as "/session/pause/*/at"; nullptr when there is none.
 const Param* find_param(std::string_view pattern);
 // Rows directly below a pattern ("" for the top level), in table order.
-std::vector<const Param*> child_params(std::string_view pattern);
+const std::vector<const Param*>& child_params(std::string_view pattern);
 
 // "/workload/writers/*/rate" -> "workload.writers[].rate", the form users read and --set takes.
 std::string dotted_key(std::string_view path);

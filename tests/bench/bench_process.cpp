@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sys/resource.h>
@@ -194,6 +195,27 @@ Callgrind callgrind(const std::string& ringsim, const std::string& scenario,
     cg.ok = pclose(p) == 0 && cg.ir > 0 && cg.records > 0;
     std::remove(profile.c_str());
     return cg;
+}
+
+double callgrind_command(const std::vector<std::string>& argv) {
+    const std::string dir = scratch_dir("cg-command");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::vector<std::string> args = {"/usr/bin/valgrind", "--tool=callgrind",
+                                     "--trace-children=yes",
+                                     "--callgrind-out-file=" + dir + "/callgrind.%p"};
+    args.insert(args.end(), argv.begin(), argv.end());
+    double ir = 0;
+    if (run_command(args).ok) {
+        // One profile per process, the command's and each child's: its "totals:" line.
+        for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+            std::ifstream in(entry.path());
+            for (std::string line; std::getline(in, line);)
+                if (line.rfind("totals: ", 0) == 0) ir += std::stod(line.substr(8));
+        }
+    }
+    std::filesystem::remove_all(dir);
+    return ir;
 }
 
 double per_record(const Callgrind& shorter, const Callgrind& longer) {

@@ -59,6 +59,10 @@ struct Callgrind {
 Callgrind callgrind(const std::string& ringsim, const std::string& scenario,
                     const std::vector<std::string>& sets, int duration_ms);
 
+// Instructions of a whole command (argv[0] a path) and every process it starts, under
+// callgrind; 0 when it failed.
+double callgrind_command(const std::vector<std::string>& argv);
+
 // Instructions per record between two callgrind runs of one scenario, a short and a long:
 // start-up and the end of the run cancel. 0 when either failed.
 double per_record(const Callgrind& shorter, const Callgrind& longer);

@@ -160,6 +160,24 @@ struct Bench {
         add({"instructions.aux_snapshot_per_mb",
              "AUX snapshots every 5 ms: instructions per MB decoded (callgrind)", mb / 1e6,
              "M instructions", "", 0, 1});
+        // A short sweep point's cost, the runner's and its worker's, as instructions: the
+        // runs group's wall figure moves with the machine's load (and its file-system calls),
+        // this one does not. 200 points minus 40: the sweep's own start-up cancels.
+        const std::string dir = "/tmp/ringsim-bench-points-" + std::to_string(getpid());
+        std::filesystem::remove_all(dir);
+        std::filesystem::create_directories(dir);
+        const auto sweep = [&](int replicates) {
+            const std::string spec_file =
+                spec(dir, {{"duration", "1us"}}, nlohmann::json::array({"10kHz"}), replicates);
+            return callgrind_command({ringsim, "sweep", spec_file, "--out",
+                                      dir + "/out-" + std::to_string(replicates), "--jobs", "1"});
+        };
+        const double points10 = sweep(10), points50 = sweep(50);
+        std::filesystem::remove_all(dir);
+        if (!points10 || points50 <= points10) return fail("callgrind of a sweep");
+        add({"instructions.sweep_point",
+             "sweep, a 1 us point: instructions per point (callgrind, runner and worker)",
+             (points50 - points10) / (4 * (50 - 10)) / 1e6, "M instructions", "", 0, 2});
         profile_of(sc0, sc1, arm0, arm1);
     }
 
