@@ -200,8 +200,10 @@ public:
         if (m_tty) {
             std::cerr << "\r" << line.str() << "\033[K" << std::flush;
         } else {
-            std::cerr << line.str() << " (point " << p.id << " replicate " << replicate << ": "
-                      << (ok ? "ok" : why) << ")\n";
+            // One write a line (std::cerr is unbuffered: one per piece otherwise).
+            line << " (point " << p.id << " replicate " << replicate << ": " << (ok ? "ok" : why)
+                 << ")\n";
+            std::cerr << line.str() << std::flush;
         }
     }
     void end() {
