@@ -26,3 +26,11 @@ grep -q "Access to performance monitoring" "$work/err"
 status=0
 "$here/../../tools/realperf/measure" --grid huge --out "$work/d.json" 2>"$work/err" || status=$?
 [[ $status == 2 ]] && grep -q "expected full or quick, found 'huge'" "$work/err"
+# calibrate, the one command, refuses where measure does, and leaves no profile or table.
+status=0
+PATH="$work/bin:$PATH" "$here/../../tools/realperf/calibrate" --grid quick --out "$work/cal" \
+  2>"$work/err" || status=$?
+[[ $status == 2 ]] || { cat "$work/err"; echo "refusal: calibrate exit $status, expected 2"; exit 1; }
+grep -q "perf cannot record cpu-clock on this machine" "$work/err"
+[[ ! -e $work/cal/profile && ! -e $work/cal/validation.md ]] ||
+  { echo "refusal: calibrate wrote a profile or a table"; exit 1; }

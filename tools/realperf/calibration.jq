@@ -20,10 +20,23 @@
 | sum((.woken - $mw) * (.perf_cpu_s - $my)) as $swy
 | sum((.perf_data_bytes - $mx) * (.perf_cpu_s - $my)) as $sxy
 | ($sww * $sxx - $swx * $swx) as $det
+| (if $det > 0 then ($swy * $sxx - $sxy * $swx) / $det else 0 end) as $per_wakeup
+| (if $det > 0 then ($sww * $sxy - $swx * $swy) / $det
+   elif $sxx > 0 then $sxy / $sxx else 0 end) as $per_byte
 | {pages: $pages, runs: $n,
    rates: ([$r[] | select(.pages == $largest)] | group_by(.period_ns) | map({
      period_ns: .[0].period_ns,
      rate_hz: (map((.samples + .lost) / $seconds) | add / length | round)})),
-   seconds_per_wakeup: (if $det > 0 then ([($swy * $sxx - $sxy * $swx) / $det, 0] | max) else 0 end),
-   seconds_per_byte: (if $det > 0 then ([($sww * $sxy - $swx * $swy) / $det, 0] | max)
-                      elif $sxx > 0 then ([$sxy / $sxx, 0] | max) else 0 end)}
+   # A cost cannot be negative: a fit below 0 (noise, or runs that do not tell the two
+   # costs apart) is taken as 0, and said so here, for measure and profile to print.
+   seconds_per_wakeup: ([$per_wakeup, 0] | max),
+   seconds_per_byte: ([$per_byte, 0] | max),
+   notes: [
+     (if $det > 0 then empty elif $sxx > 0 then
+        "the runs do not tell the cost per wake-up from the cost per byte (wake-ups in proportion to bytes): all of perf's CPU time is put on its bytes, the cost per wake-up taken as 0"
+      else
+        "the runs do not tell the cost per wake-up from the cost per byte (every run wrote as many bytes): both are taken as 0" end),
+     (if $per_wakeup < 0 then
+        "the least-squares cost per wake-up came out at \($per_wakeup * 1e9 | round) ns, below 0: taken as 0" else empty end),
+     (if $per_byte < 0 then
+        "the least-squares cost per byte came out at \($per_byte * 1e9 * 1000 | round / 1000) ns, below 0: taken as 0" else empty end)]}
