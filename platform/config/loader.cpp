@@ -65,12 +65,10 @@ bool is_index(const std::string& token) {
 }
 
 std::string join_keys(const std::vector<const Param*>& rows) {
-    std::string out;
-    for (const Param* p : rows) {
-        const std::string& path = p->path;
-        out += (out.empty() ? "" : ", ") + path.substr(path.rfind('/') + 1);
-    }
-    return out;
+    std::vector<std::string> names;
+    for (const Param* p : rows)
+        names.push_back(p->path.substr(p->path.rfind('/') + 1));
+    return join(names, ", ");
 }
 
 // The value as the user wrote it, cut short so a misplaced object cannot flood the output.
@@ -686,7 +684,7 @@ private:
         for (const auto& [name, value] : v.items())
             if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
                 m_errors.add(pointer + "/" + escape_token(name),
-                             "one of the keys " + join_names(allowed) + " of " +
+                             "one of the keys " + join(allowed, ", ") + " of " +
                                  (kind->get<std::string>() == "lognormal" ? "a " : "an ") +
                                  kind->get<std::string>() + " distribution",
                              "unknown key \"" + clipped(name) + "\"");
@@ -760,13 +758,6 @@ private:
     bool missing(const std::string& pointer, const std::string& expected) {
         m_errors.add(pointer, expected, "nothing");
         return false;
-    }
-
-    static std::string join_names(const std::vector<std::string>& names) {
-        std::string out;
-        for (const auto& n : names)
-            out += (out.empty() ? "" : ", ") + n;
-        return out;
     }
 
     bool integer(const json& v, const std::string& pointer, const Param& p) {
@@ -1755,6 +1746,51 @@ void refuse_cost_distribution_key(json& doc, Errors& errors) {
     consumer.erase("per_record_cost_distribution");
 }
 
+// A regular file of at most `limit` bytes, read whole: a scenario, or a histogram file it
+// names. /dev/zero never ends, a FIFO blocks the open itself until a writer comes, a
+// directory is not a file, and a file may grow after stat looked (bounded again while
+// reading): each is refused, saying what it is, and never read without bound.
+struct FileText {
+    enum class Refused { no, unreadable, not_regular, too_large };
+    Refused refused = Refused::no;
+    std::string why; // when refused: the system's reason, the kind of file, or its size
+    std::string text;
+};
+
+FileText read_regular_file(const std::string& path, uint64_t limit) {
+    FileText r;
+    const auto refuse = [&r](FileText::Refused how, std::string why) {
+        r.refused = how;
+        r.why = std::move(why);
+        return r;
+    };
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return refuse(FileText::Refused::unreadable, std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+        const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                           : S_ISFIFO(st.st_mode) ? "a FIFO"
+                           : S_ISCHR(st.st_mode)  ? "a character device"
+                           : S_ISBLK(st.st_mode)  ? "a block device"
+                           : S_ISSOCK(st.st_mode) ? "a socket"
+                                                  : "not a regular file";
+        return refuse(FileText::Refused::not_regular, kind);
+    }
+    if (uint64_t(st.st_size) > limit)
+        return refuse(FileText::Refused::too_large, "larger than that");
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) return refuse(FileText::Refused::unreadable, std::strerror(errno));
+    char buffer[65536];
+    size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0 && r.text.size() <= limit)
+        r.text.append(buffer, n);
+    const int error = std::ferror(file) != 0 ? errno : 0;
+    std::fclose(file);
+    if (error != 0) return refuse(FileText::Refused::unreadable, std::strerror(error));
+    if (r.text.size() > limit) return refuse(FileText::Refused::too_large, "larger than that");
+    return r;
+}
+
 // Reads every {"distribution": "empirical", "file": F} of a time_distribution key into
 // "histogram", F relative to the scenario's directory: the effective scenario (what sweeps
 // and workers load) then needs no file beside it.
@@ -1789,34 +1825,15 @@ void read_histogram_files(json& v, const std::string& pointer, const std::string
         return;
     }
     const std::string name = file.get<std::string>();
-    const std::string path = name[0] == '/' ? name : dir + "/" + name;
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-        uint64_t(st.st_size) > kMaxScenarioBytes) {
+    const FileText read =
+        read_regular_file(name[0] == '/' ? name : dir + "/" + name, kMaxScenarioBytes);
+    if (read.refused != FileText::Refused::no || read.text.find('\0') != std::string::npos) {
         errors.add(where, expected + ", at most " + format_size(kMaxScenarioBytes),
                    json_text(file) + " (" +
-                       (::stat(path.c_str(), &st) != 0 ? std::strerror(errno)
-                                                       : "not a regular file of that size") +
-                       ")");
+                       (read.refused != FileText::Refused::no ? read.why : "not text") + ")");
         return;
     }
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr) {
-        errors.add(where, expected, json_text(file) + " (" + std::strerror(errno) + ")");
-        return;
-    }
-    // Bounded while reading too: a file of size 0 in stat (/proc) may have no end.
-    std::string text;
-    char buffer[65536];
-    size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0 && text.size() <= kMaxScenarioBytes)
-        text.append(buffer, n);
-    std::fclose(f);
-    if (text.size() > kMaxScenarioBytes || text.find('\0') != std::string::npos) {
-        errors.add(where, expected + ", at most " + format_size(kMaxScenarioBytes),
-                   json_text(file) + " (larger than that, or not text)");
-        return;
-    }
+    const std::string& text = read.text;
     json bins = json::array();
     size_t number = 0;
     for (size_t at = 0; at < text.size();) {
@@ -1936,43 +1953,24 @@ LoadResult load_scenario_json(const std::string& text, const std::vector<std::st
 
 LoadResult load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override) {
-    auto refuse = [&](const std::string& expected, const std::string& why) {
-        LoadResult result;
-        result.errors.push_back({"", expected, path + " (" + why + ")"});
-        return result;
-    };
-    // Only a regular file of bounded size: /dev/zero never ends, a FIFO blocks the open
-    // itself until a writer comes, a directory is not a scenario.
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        return refuse("a readable scenario file", std::strerror(errno));
-    if (!S_ISREG(st.st_mode)) {
-        const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
-                           : S_ISFIFO(st.st_mode) ? "a FIFO"
-                           : S_ISCHR(st.st_mode)  ? "a character device"
-                           : S_ISBLK(st.st_mode)  ? "a block device"
-                           : S_ISSOCK(st.st_mode) ? "a socket"
-                                                  : "not a regular file";
-        return refuse("a regular scenario file", kind);
+    FileText file = read_regular_file(path, kMaxScenarioBytes);
+    std::string expected;
+    switch (file.refused) {
+    case FileText::Refused::no:
+        return load_scenario_json(file.text, sets, seed_override, path);
+    case FileText::Refused::unreadable:
+        expected = "a readable scenario file";
+        break;
+    case FileText::Refused::not_regular:
+        expected = "a regular scenario file";
+        break;
+    case FileText::Refused::too_large:
+        expected = "a scenario file of at most " + format_size(kMaxScenarioBytes);
+        break;
     }
-    const auto too_large = [&] {
-        return refuse("a scenario file of at most " + format_size(kMaxScenarioBytes),
-                      "larger than that");
-    };
-    if (uint64_t(st.st_size) > kMaxScenarioBytes) return too_large();
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) return refuse("a readable scenario file", std::strerror(errno));
-    std::string text;
-    char buffer[65536];
-    size_t n = 0;
-    // Bounded again while reading: the file may grow after stat looked.
-    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0 && text.size() <= kMaxScenarioBytes)
-        text.append(buffer, n);
-    const int error = std::ferror(file) != 0 ? errno : 0;
-    std::fclose(file);
-    if (error != 0) return refuse("a readable scenario file", std::strerror(error));
-    if (text.size() > kMaxScenarioBytes) return too_large();
-    return load_scenario_json(text, sets, seed_override, path);
+    LoadResult result;
+    result.errors.push_back({"", expected, path + " (" + file.why + ")"});
+    return result;
 }
 
 } // namespace ringsim::config

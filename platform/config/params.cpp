@@ -572,13 +572,6 @@ std::vector<Param> make_table() {
     };
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-    std::string out;
-    for (const auto& item : items)
-        out += (out.empty() ? "" : sep) + item;
-    return out;
-}
-
 // A bound in the kind's own words: "64", "1B", "250ns".
 // "100MHz", "1MB/s", "1000GB/s": the largest unit (each 1000 times the one before) that
 // leaves at least 1, as the scenario would write it.
@@ -713,6 +706,13 @@ const Param* find_param(std::string_view pattern) {
     }();
     const auto it = index.find(pattern);
     return it == index.end() ? nullptr : it->second;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+    std::string out;
+    for (const auto& item : items)
+        out += (out.empty() ? "" : sep) + item;
+    return out;
 }
 
 const std::vector<const Param*>& child_params(std::string_view pattern) {

@@ -79,6 +79,8 @@ struct Param {
 const std::vector<Param>& params();
 // The row for a pattern such as "/session/pause/*/at"; nullptr when there is none.
 const Param* find_param(std::string_view pattern);
+// The items with `sep` between them: "a, b, c".
+std::string join(const std::vector<std::string>& items, const std::string& sep);
 // Rows directly below a pattern ("" for the top level), in table order.
 const std::vector<const Param*>& child_params(std::string_view pattern);
 

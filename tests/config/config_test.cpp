@@ -332,6 +332,16 @@ TEST(Loader, DistributionMistakesAreNamedWhereTheyAre) {
               "/consumer/wakeup_latency/file: expected a readable histogram file: one "
               "TIME,COUNT line per bin, e.g. 25us,120 (# starts a comment), at most 16MiB, "
               "found \"/nonexistent/h.csv\" (No such file or directory)\n");
+    // Read as a scenario file is (read_regular_file): a directory or a device is refused
+    // with what it is, never read without bound.
+    EXPECT_EQ(error(R"({"distribution":"empirical","file":"/tmp"})"),
+              "/consumer/wakeup_latency/file: expected a readable histogram file: one "
+              "TIME,COUNT line per bin, e.g. 25us,120 (# starts a comment), at most 16MiB, "
+              "found \"/tmp\" (a directory)\n");
+    EXPECT_EQ(error(R"({"distribution":"empirical","file":"/dev/zero"})"),
+              "/consumer/wakeup_latency/file: expected a readable histogram file: one "
+              "TIME,COUNT line per bin, e.g. 25us,120 (# starts a comment), at most 16MiB, "
+              "found \"/dev/zero\" (a character device)\n");
 }
 
 // An empirical histogram may live in a CSV file beside the scenario; the effective scenario
