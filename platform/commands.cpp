@@ -36,12 +36,14 @@ const std::vector<Command>& commands() {
          "  --progress         a progress line on stderr every second (simulated time, percent\n"
          "                     of the duration, events per second, ETA); on a terminal it is\n"
          "                     shown without asking, after the first second\n"
-         "  --stats-only       write DIR/stats.json alone (and series.csv), print no summary:\n"
-         "                     no run.json, no violations.json; each point of a sweep runs so\n"
+         "  --stats-only       write DIR/stats.json alone (and series.csv), print of the\n"
+         "                     summary its warnings alone: no run.json, no violations.json;\n"
+         "                     each point of a sweep runs so\n"
          "SIGINT or SIGTERM stops the run at the end of its current slice of simulated time\n"
          "(at most about 50 ms of wall time): the books close there, stats.json and run.json\n"
-         "(\"completed\": false, \"stopped_by\") are written, the summary printed, and the exit\n"
-         "status is 130 or 143.\n"},
+         "(\"completed\": false, \"stopped_by\") are written, the summary printed (with\n"
+         "--stats-only: stats.json and the summary's warning), and the exit status is 130 or\n"
+         "143.\n"},
         {"validate",
          {"validate SCENARIO [--set PATH=VALUE]... [--max-memory SIZE]"},
          "check a scenario and its overrides, report every error",

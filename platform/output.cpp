@@ -330,11 +330,15 @@ void print_summary(std::ostream& out, const Platform& p, const RunInfo& info) {
                     << vs.size() << ")\n";
         }
     }
+    print_warnings(out, p, info);
+}
+
+void print_warnings(std::ostream& out, const Platform& p, const RunInfo& info) {
     if (!info.stopped_by.empty())
         out << "ringsim: WARNING: stopped by " << info.stopped_by << " at "
             << models::us_text(info.sim_time_ps)
             << " of simulated time; the books are closed there (records in flight: "
-            << n("records.in_flight") << ")\n";
+            << total_values(p).count("records.in_flight") << ")\n";
     else if (!p.finished())
         out << "ringsim: WARNING: the consumer never finished; the run ended early\n";
 }

@@ -38,6 +38,9 @@ PerfReportLines perf_report_lines(const PerfDataWriter& file);
 // DIR/violations.json: the first violations with their explanations.
 nlohmann::json violations_json(const Platform& p);
 void print_summary(std::ostream& out, const Platform& p, const RunInfo& info);
+// The summary's closing warnings alone (a run stopped by a signal, a consumer that never
+// finished): what `run --stats-only` prints of it.
+void print_warnings(std::ostream& out, const Platform& p, const RunInfo& info);
 // `ringsim stats`: every statistic with its unit, where it appears and its description.
 void print_stat_defs(std::ostream& out);
 // docs/statistics.md, generated from the same registry.

@@ -540,7 +540,7 @@ public:
     explicit Validator(Errors& errors) : m_errors(errors) {}
 
     void members(const json& object, const std::string& pointer, const std::string& pattern) {
-        const auto children = child_params(pattern);
+        const auto& children = child_params(pattern);
         for (const auto& [name, value] : object.items()) {
             const std::string child = pointer + "/" + escape_token(name);
             const Param* p = find_param(pattern + "/" + name);
@@ -941,7 +941,7 @@ public:
                 }
             }
         }
-        if (const Param* p = find_param(pattern_of(pointer)); p && p->max)
+        if (const Param* p = read_key(pointer).param; p && p->max)
             d.cap = static_cast<models::Picos>(*p->max);
         return d;
     }

@@ -14,8 +14,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "calibrate: $*"; exit 1; }
 
+status=0
 "$tools/calibrate" --dataset "$dataset" --out "$work/cal" --seeds 2 --jobs 2 --ringsim "$ringsim" \
-  >"$work/table" 2>"$work/err" || { cat "$work/err"; fail "exit $?"; }
+  >"$work/table" 2>"$work/err" || status=$?
+((status == 0)) || { cat "$work/err"; fail "exit $status"; }
 cmp -s "$dataset" "$work/cal/dataset.json" || fail "DIR/dataset.json is not the dataset given"
 jq -e '.format == "ringsim-profile-2"' "$work/cal/profile/profile.json" >/dev/null ||
   fail "no profile in DIR/profile"
@@ -28,6 +30,15 @@ grep -q '^Targets: the loss/no-loss boundary agrees at ' "$work/cal/validation.m
 grep -qF "$(grep '^Targets:' "$work/cal/validation.md")" "$work/table" ||
   fail "the table printed is not the one written"
 grep -q "calibrate: wrote $work/cal/dataset.json" "$work/err" || fail "no closing line"
+
+# Bad flags and values are refused with exit 2, saying why.
+for bad in "--out" "--out $work/x --dataset" "--out $work/x --dataset $work" "--out $work/x --seeds"; do
+  status=0
+  # shellcheck disable=SC2086
+  "$tools/calibrate" $bad >/dev/null 2>"$work/err" || status=$?
+  ((status == 2)) && grep -q '^calibrate: ' "$work/err" ||
+    fail "calibrate $bad: exit $status, $(cat "$work/err")"
+done
 
 # The notes of the calibration.
 run() { jq -nc --arg c idle --argjson m "$1" --argjson w "$2" --argjson b "$3" --argjson s "$4" \
@@ -42,8 +53,17 @@ jq -e '.notes == [] and .seconds_per_wakeup > 0' "$work/c" >/dev/null || fail "$
 jq -e '.seconds_per_wakeup == 0 and (.notes | length == 1)
        and (.notes[0] | test("cost per wake-up came out at -[0-9]+ ns, below 0: taken as 0"))' \
   "$work/c" >/dev/null || fail "$(cat "$work/c")"
+# Every run wrote as many bytes: the time goes on the wake-ups, the cost per byte is 0, said.
+{ run 8 100 64000 0.003; run 16 50 64000 0.002; } | calibrate >"$work/c"
+jq -e '.seconds_per_byte == 0 and (.seconds_per_wakeup * 1e9 | round) == 20000
+       and (.notes[0] | test("the cost per byte taken as 0"))' "$work/c" >/dev/null ||
+  fail "$(cat "$work/c")"
 # Every run wrote as many bytes, at one wake-up count: nothing to fit, both 0, and said.
 { run 8 100 64000 0.001; run 16 100 64000 0.003; } | calibrate >"$work/c"
 jq -e '.seconds_per_wakeup == 0 and .seconds_per_byte == 0
        and (.notes[0] | test("both are taken as 0"))' "$work/c" >/dev/null || fail "$(cat "$work/c")"
+# profile says the calibration's notes again, where the profile is made.
+jq '.calibration.notes = ["a note of the calibration"]' "$dataset" >"$work/noted.json"
+"$tools/profile" "$work/noted.json" --out "$work/noted" 2>"$work/err" >/dev/null
+grep -qx 'profile: note: a note of the calibration' "$work/err" || fail "profile: $(cat "$work/err")"
 echo "calibrate: DIR holds the dataset, the profile and the table of $rows held-out points; the calibration's notes hold"

@@ -25,7 +25,8 @@ grep -q "Access to performance monitoring" "$work/err"
 # Bad flags are refused the same way.
 status=0
 "$here/../../tools/realperf/measure" --grid huge --out "$work/d.json" 2>"$work/err" || status=$?
-[[ $status == 2 ]] && grep -q "expected full or quick, found 'huge'" "$work/err"
+[[ $status == 2 ]] || { echo "refusal: --grid huge: exit $status, expected 2"; exit 1; }
+grep -q "expected full or quick, found 'huge'" "$work/err"
 # calibrate, the one command, refuses where measure does, and leaves no profile or table.
 status=0
 PATH="$work/bin:$PATH" "$here/../../tools/realperf/calibrate" --grid quick --out "$work/cal" \

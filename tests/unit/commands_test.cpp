@@ -137,13 +137,14 @@ TEST(Commands, AnUnwritableOutputDirectoryExitsTwoBeforeTheRun) {
 // Starts `ringsim run SCENARIO --progress ...`, waits for its first progress line (the
 // simulation is under way), sends `sig` and returns the exit status; `err` gets what it
 // printed (stdout and stderr).
-int run_until_signal(const std::string& scenario, const std::string& out, int sig,
-                     std::string& err) {
+int run_until_signal(const std::string& scenario, const std::string& out, int sig, std::string& err,
+                     const std::vector<std::string>& extra = {}) {
     int pipe_fds[2];
     if (pipe(pipe_fds) != 0) return -1;
     const std::string bin = RINGSIM_BINARY;
     std::vector<std::string> args = {bin, "run",   scenario,         "--out",
                                      out, "--set", "duration=1000s", "--progress"};
+    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args)
         argv.push_back(a.data());
@@ -217,6 +218,21 @@ TEST(Commands, ASignalStopsARunWithItsBooksClosedAndItsOutputsWritten) {
         }
         EXPECT_NE(err.find(std::string("stopped by ") + c.name), std::string::npos) << err;
     }
+}
+
+// --stats-only keeps the summary's warning: a run a signal stopped says so, whatever else it
+// leaves out.
+TEST(Commands, AStoppedRunWithStatsOnlyStillSaysSo) {
+    const std::string out = ::testing::TempDir() + "/stopped-stats-only";
+    std::filesystem::remove_all(out);
+    std::string err;
+    const int code =
+        run_until_signal(std::string(RINGSIM_SOURCE_DIR) + "/scenarios/quickstart.json", out,
+                         SIGINT, err, {"--stats-only"});
+    EXPECT_EQ(code, 130) << err;
+    EXPECT_TRUE(std::filesystem::exists(out + "/stats.json"));
+    EXPECT_FALSE(std::filesystem::exists(out + "/run.json"));
+    EXPECT_NE(err.find("ringsim: WARNING: stopped by SIGINT at "), std::string::npos) << err;
 }
 
 } // namespace

@@ -20,7 +20,8 @@
 | sum((.woken - $mw) * (.perf_cpu_s - $my)) as $swy
 | sum((.perf_data_bytes - $mx) * (.perf_cpu_s - $my)) as $sxy
 | ($sww * $sxx - $swx * $swx) as $det
-| (if $det > 0 then ($swy * $sxx - $sxy * $swx) / $det else 0 end) as $per_wakeup
+| (if $det > 0 then ($swy * $sxx - $sxy * $swx) / $det
+   elif $sxx == 0 and $sww > 0 then $swy / $sww else 0 end) as $per_wakeup
 | (if $det > 0 then ($sww * $sxy - $swx * $swy) / $det
    elif $sxx > 0 then $sxy / $sxx else 0 end) as $per_byte
 | {pages: $pages, runs: $n,
@@ -32,10 +33,13 @@
    seconds_per_wakeup: ([$per_wakeup, 0] | max),
    seconds_per_byte: ([$per_byte, 0] | max),
    notes: [
-     (if $det > 0 then empty elif $sxx > 0 then
-        "the runs do not tell the cost per wake-up from the cost per byte (wake-ups in proportion to bytes): all of perf's CPU time is put on its bytes, the cost per wake-up taken as 0"
+     (if $det > 0 then empty
+      elif $sxx > 0 then
+        "the wake-ups and the bytes of the runs vary together, so the two costs cannot be told apart: all of perf's CPU time is put on its bytes, the cost per wake-up taken as 0"
+      elif $sww > 0 then
+        "every run wrote as many bytes, so the two costs cannot be told apart: all of perf's CPU time is put on its wake-ups, the cost per byte taken as 0"
       else
-        "the runs do not tell the cost per wake-up from the cost per byte (every run wrote as many bytes): both are taken as 0" end),
+        "every run woke as often and wrote as many bytes: neither cost can be fitted, both are taken as 0" end),
      (if $per_wakeup < 0 then
         "the least-squares cost per wake-up came out at \($per_wakeup * 1e9 | round) ns, below 0: taken as 0" else empty end),
      (if $per_byte < 0 then
