@@ -352,12 +352,15 @@ int cmd_run(const Args& a) {
     const std::filesystem::path dir(a.out);
     // --stats-only: what a sweep keeps of a point, without the files and the summary it
     // never reads (docs/performance.md, "Per-run cost").
+    // Which files this run writes in its directory (an earlier run's were removed first).
+    std::vector<std::string> outputs = {"stats.json"};
+    if (!a.stats_only) outputs.insert(outputs.end(), {"run.json", "violations.json"});
+    if (series) outputs.push_back("series.csv");
+    // run.json last: it lists the others as written.
     std::vector<std::pair<const char*, nlohmann::json>> files = {{"stats.json", stats_json(top)}};
     if (!a.stats_only) {
         nlohmann::json run = run_json(top, info);
-        // Which files this run wrote in its directory (an earlier run's were removed first).
-        run["outputs"] = {"stats.json", "run.json", "violations.json"};
-        if (series) run["outputs"].push_back("series.csv");
+        run["outputs"] = outputs;
         files.emplace_back("violations.json", violations_json(top));
         files.emplace_back("run.json", std::move(run));
     }
@@ -366,16 +369,13 @@ int cmd_run(const Args& a) {
             std::cerr << "ringsim run: " << why << "\n";
             return kExitBadInput;
         }
-    std::vector<std::string> wrote = {"stats.json"};
-    if (!a.stats_only) wrote.insert(wrote.end(), {"run.json", "violations.json"});
-    if (series) wrote.push_back("series.csv");
     if (a.stats_only)
         print_warnings(std::cout, top, info);
     else
         print_summary(std::cout, top, info);
     std::cout << "ringsim: wrote ";
-    for (size_t i = 0; i < wrote.size(); ++i)
-        std::cout << (i == 0 ? "" : i + 1 == wrote.size() ? " and " : ", ") << wrote[i];
+    for (size_t i = 0; i < outputs.size(); ++i)
+        std::cout << (i == 0 ? "" : i + 1 == outputs.size() ? " and " : ", ") << outputs[i];
     std::cout << " in " << dir.string() << "\n";
     if (timeline) std::cout << "ringsim: wrote the timeline " << a.timeline << "\n";
     if (vcd) {

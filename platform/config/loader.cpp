@@ -841,12 +841,6 @@ const Param* list_element(const Param& list) {
     return it == elements.end() ? nullptr : &it->second;
 }
 
-// Reads values that passed the per-key checks; empty when absent or reported, so a
-// cross-key rule never fires on top of an earlier error.
-// Every read names a key of the table and reads it as the kind declared there: a key
-// misspelt here, or read as another kind, is a bug of ringsim's that throws at the first
-// load (every test loads scenarios), never a value silently missing. `read` collects the
-// keys read, for the test that every declared key is read.
 // What a pointer the loader reads stands for in the table: its pattern, its row (a list's
 // element row for an element), and its tokens. Worked out once per pointer and process (the
 // table is fixed), as find_param's index is: a scenario's load reads a few hundred keys, and
@@ -865,17 +859,22 @@ const ReadKey& read_key(const std::string& pointer) {
     key.pattern = pattern_of(pointer);
     key.param = find_param(key.pattern);
     key.tokens = split_pointer(pointer);
-    const std::string& pattern = key.pattern;
-    if (key.param == nullptr && pattern.size() > 2 &&
-        pattern.compare(pattern.size() - 2, 2, "/*") == 0) {
+    const size_t n = key.pattern.size();
+    if (key.param == nullptr && n > 2 && key.pattern.compare(n - 2, 2, "/*") == 0) {
         // An element of a list: read as the list's element kind.
-        key.pattern.resize(pattern.size() - 2);
+        key.pattern.resize(n - 2);
         key.param = find_param(key.pattern);
         if (key.param != nullptr) key.param = list_element(*key.param);
     }
     return key;
 }
 
+// Reads values that passed the per-key checks; empty when absent or reported, so a
+// cross-key rule never fires on top of an earlier error.
+// Every read names a key of the table and reads it as the kind declared there: a key
+// misspelt here, or read as another kind, is a bug of ringsim's that throws at the first
+// load (every test loads scenarios), never a value silently missing. `read` collects the
+// keys read, for the test that every declared key is read.
 class Values {
 public:
     Values(const json& doc, const Errors& errors, std::set<std::string>* read = nullptr)
@@ -1026,8 +1025,10 @@ private:
                 const auto it = v->find(token);
                 if (it == v->end()) return nullptr;
                 v = &*it;
-            } else if (v->is_array() && is_index(token) && std::stoul(token) < v->size()) {
-                v = &(*v)[std::stoul(token)];
+            } else if (v->is_array() && is_index(token)) {
+                const size_t i = std::stoul(token);
+                if (i >= v->size()) return nullptr;
+                v = &(*v)[i];
             } else {
                 return nullptr;
             }
@@ -1762,7 +1763,7 @@ FileText read_regular_file(const std::string& path, uint64_t limit) {
     const auto refuse = [&r](FileText::Refused how, std::string why) {
         r.refused = how;
         r.why = std::move(why);
-        return r;
+        return std::move(r); // what was read so far moves out, not copied
     };
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
