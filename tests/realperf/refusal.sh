@@ -35,3 +35,12 @@ PATH="$work/bin:$PATH" "$here/../../tools/realperf/calibrate" --grid quick --out
 grep -q "perf cannot record cpu-clock on this machine" "$work/err"
 [[ ! -e $work/cal/profile && ! -e $work/cal/validation.md ]] ||
   { echo "refusal: calibrate wrote a profile or a table"; exit 1; }
+# A flag whose value is missing: exit 2 saying so, in each of the tools (not bash's 127).
+for cmd in "measure --grid quick --out" "profile x.json --out" "validate x.json --profile" \
+           "calibrate --out"; do
+  status=0
+  # shellcheck disable=SC2086
+  "$here/../../tools/realperf/"$cmd 2>"$work/err" || status=$?
+  [[ $status == 2 ]] && grep -q "needs a value" "$work/err" ||
+    { cat "$work/err"; echo "refusal: $cmd: exit $status, expected 2"; exit 1; }
+done
