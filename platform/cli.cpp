@@ -27,6 +27,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <new>
 #include <optional>
@@ -58,6 +59,7 @@ struct Args {
     std::string perf_data;             // --perf-data FILE
     bool progress = false;             // --progress: a progress line even off a terminal
     bool stats_only = false;           // --stats-only: no run.json, no violations.json
+    std::string* stats_text = nullptr; // run_cli_stats(): stats.json's text instead of its file
     std::string max_memory;            // --max-memory SIZE (default: 80% of physical memory)
     std::vector<std::string> argv;     // as typed, for perf.data's CMDLINE
 };
@@ -256,7 +258,9 @@ int cmd_run(const Args& a) {
     const auto scenario = load(a, *limit, effective, estimate);
     if (!scenario) return kExitBadInput;
 
-    if (const std::string why = prepare_output_dir(a.out); !why.empty()) {
+    // Handed its stats as text (run_cli_stats), a run without --series writes nothing in --out.
+    const bool writes_files = !a.stats_text || a.series;
+    if (const std::string why = writes_files ? prepare_output_dir(a.out) : ""; !why.empty()) {
         std::cerr << "ringsim run: " << why << "\n";
         return kExitBadInput;
     }
@@ -353,11 +357,16 @@ int cmd_run(const Args& a) {
     // --stats-only: what a sweep keeps of a point, without the files and the summary it
     // never reads (docs/performance.md, "Per-run cost").
     // Which files this run writes in its directory (an earlier run's were removed first).
-    std::vector<std::string> outputs = {"stats.json"};
+    std::vector<std::string> outputs;
+    if (!a.stats_text) outputs.push_back("stats.json");
     if (!a.stats_only) outputs.insert(outputs.end(), {"run.json", "violations.json"});
     if (series) outputs.push_back("series.csv");
     // run.json last: it lists the others as written.
-    std::vector<std::pair<const char*, nlohmann::json>> files = {{"stats.json", stats_json(top)}};
+    std::vector<std::pair<const char*, nlohmann::json>> files;
+    if (a.stats_text)
+        *a.stats_text = stats_json(top).dump();
+    else
+        files.emplace_back("stats.json", stats_json(top));
     if (!a.stats_only) {
         nlohmann::json run = run_json(top, info);
         run["outputs"] = outputs;
@@ -373,10 +382,12 @@ int cmd_run(const Args& a) {
         print_warnings(std::cout, top, info);
     else
         print_summary(std::cout, top, info);
-    std::cout << "ringsim: wrote ";
-    for (size_t i = 0; i < outputs.size(); ++i)
-        std::cout << (i == 0 ? "" : i + 1 == outputs.size() ? " and " : ", ") << outputs[i];
-    std::cout << " in " << dir.string() << "\n";
+    if (!outputs.empty()) {
+        std::cout << "ringsim: wrote ";
+        for (size_t i = 0; i < outputs.size(); ++i)
+            std::cout << (i == 0 ? "" : i + 1 == outputs.size() ? " and " : ", ") << outputs[i];
+        std::cout << " in " << dir.string() << "\n";
+    }
     if (timeline) std::cout << "ringsim: wrote the timeline " << a.timeline << "\n";
     if (vcd) {
         std::cout << "ringsim: wrote the waveform " << a.vcd << "\n";
@@ -527,6 +538,18 @@ int cmd_validate(const Args& a) {
     _exit(kExitModelError);
 }
 
+// `command`'s exit code; an exception escaping it is a model error: said, and exit 3.
+int guarded(const std::function<int()>& command) {
+    try {
+        return command();
+    } catch (const models::ModelError& e) {
+        std::cerr << "ringsim: model error: " << e.what() << "\n";
+    } catch (const std::exception& e) {
+        std::cerr << "ringsim: model error: " << e.what() << "\n";
+    }
+    return kExitModelError;
+}
+
 } // namespace
 
 std::vector<std::string> run_flags() {
@@ -547,7 +570,7 @@ int run_cli(int argc, char** argv) {
     }
     const std::string cmd = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    try {
+    return guarded([&]() -> int {
         if (cmd == "--help" || cmd == "-h" || cmd == "help") {
             std::cout << usage("");
             return kExitOk;
@@ -583,15 +606,22 @@ int run_cli(int argc, char** argv) {
             a.argv.insert(a.argv.end(), rest.begin(), rest.end());
             return cmd == "run" ? cmd_run(a) : cmd_validate(a);
         }
-    } catch (const models::ModelError& e) {
-        std::cerr << "ringsim: model error: " << e.what() << "\n";
-        return kExitModelError;
-    } catch (const std::exception& e) {
-        std::cerr << "ringsim: model error: " << e.what() << "\n";
-        return kExitModelError;
-    }
-    std::cerr << "ringsim: unknown command '" << cmd << "'\n" << usage("");
-    return kExitBadInput;
+        std::cerr << "ringsim: unknown command '" << cmd << "'\n" << usage("");
+        return kExitBadInput;
+    });
+}
+
+int run_cli_stats(const std::vector<std::string>& args, std::string& stats) {
+    std::set_new_handler(out_of_host_memory);
+    return guarded([&]() -> int {
+        Args a;
+        if (!parse_args("run", args, true, a)) return kExitBadInput;
+        a.argv = {"ringsim", "run"};
+        a.argv.insert(a.argv.end(), args.begin(), args.end());
+        a.stats_only = true; // the text replaces stats.json, and no other file is wanted
+        a.stats_text = &stats;
+        return cmd_run(a);
+    });
 }
 
 } // namespace ringsim::platform

@@ -24,6 +24,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace ringsim::platform::runner {
 
@@ -128,14 +129,46 @@ pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string
     return pid;
 }
 
+// A worker's channel to the runner, and what its job handed back with answer().
+int g_answer_channel = -1;
+std::string g_answer;
+
+// Sends all of `size` bytes at `data`; false when the runner is gone.
+bool send_all(int channel, const void* data, size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+        const ssize_t n = send(channel, p, size, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= size_t(n);
+    }
+    return true;
+}
+
+// Receives all of `size` bytes into `data`, waiting for them; false at the channel's end.
+bool recv_all(int channel, void* data, size_t size) {
+    char* p = static_cast<char*>(data);
+    while (size > 0) {
+        const ssize_t n = recv(channel, p, size, MSG_WAITALL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= size_t(n);
+    }
+    return true;
+}
+
 // A worker's loop: take a job index from the runner, run make_job(i)'s body with stderr in the
-// job's stderr.txt, answer one byte when it returned 0. Any other end is the worker's own
-// exit, with the job's code, which the runner reaps as it reaps a one-job child.
+// job's stderr.txt, and when it returned 0 answer with the length of what it handed back with
+// answer() (8 bytes) and that text. Any other end is the worker's own exit, with the job's
+// code, which the runner reaps as it reaps a one-job child.
 [[noreturn]] void serve(int channel, const std::function<Job(size_t)>& make_job, int devnull) {
     // Memory a run freed stays with the worker for the next run instead of going back to the
     // kernel and being faulted in again: the worker's footprint is its largest run's.
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_MMAP_THRESHOLD, 1 << 28);
+    g_answer_channel = channel;
     for (;;) {
         uint64_t index = 0;
         if (recv(channel, &index, sizeof index, MSG_WAITALL) != ssize_t(sizeof index))
@@ -145,11 +178,13 @@ pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string
         if (err_fd < 0) _exit(127);
         dup2(err_fd, STDERR_FILENO);
         close(err_fd);
+        g_answer.clear();
         const int code = call_body(job.body);
         dup2(devnull, STDERR_FILENO);
         if (code != 0) _exit(code);
-        const char done = 0;
-        if (send(channel, &done, 1, MSG_NOSIGNAL) != 1) _exit(0);
+        const uint64_t size = g_answer.size();
+        if (!send_all(channel, &size, sizeof size) || !send_all(channel, g_answer.data(), size))
+            _exit(0);
     }
 }
 
@@ -192,23 +227,35 @@ struct Child {
     double timeout_s = 0;
     bool killed = false; // SIGKILLed at its deadline
     bool worker = false;
-    int channel = -1; // a worker's, until it is closed
+    int channel = -1;   // a worker's, until it is closed
+    std::string answer; // a worker's answer to its job, until finish() takes it
 };
 using Children = std::map<pid_t, Child>;
+
+// More than any job's answer (a run's statistics are kilobytes): a larger length is a garbled
+// channel, not something to allocate.
+constexpr uint64_t kMaxAnswer = uint64_t(1) << 30;
 
 void close_channel(Child& c) {
     if (c.channel >= 0) close(c.channel);
     c.channel = -1;
 }
 
-// A busy worker's answer, without waiting: 1 it finished its job with exit 0; 0 not yet;
-// -1 it will not answer (its channel closed: it exited or died, and its reap is on the way).
+// A busy worker's answer, without waiting: 1 it finished its job with exit 0 (what the job
+// handed back is now in c.answer); 0 not yet; -1 it will not answer (its channel closed: it
+// exited or died, and its reap is on the way).
 int take_answer(Child& c) {
     if (c.channel < 0) return -1;
-    char done = 0;
-    const ssize_t n = recv(c.channel, &done, 1, MSG_DONTWAIT);
-    if (n == 1) return 1;
+    char first = 0;
+    const ssize_t n = recv(c.channel, &first, 1, MSG_DONTWAIT | MSG_PEEK);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return 0;
+    // The worker has begun its answer and sends the rest at once: take it whole. A worker that
+    // dies halfway ends the channel, and the wait with it.
+    uint64_t size = 0;
+    if (n == 1 && recv_all(c.channel, &size, sizeof size) && size <= kMaxAnswer) {
+        c.answer.resize(size);
+        if (recv_all(c.channel, c.answer.data(), size)) return 1;
+    }
     close_channel(c);
     return -1;
 }
@@ -350,6 +397,12 @@ std::string seconds_text(double s) {
 
 } // namespace
 
+void answer(std::string text) {
+    if (g_answer_channel < 0)
+        throw std::logic_error("answer() outside a worker: only a reusable job can answer");
+    g_answer = std::move(text);
+}
+
 std::string ChildStatus::describe() const {
     if (!failure.empty()) return failure;
     if (timed_out) return "timed out after " + seconds_text(timeout_s) + " s (killed)";
@@ -452,6 +505,8 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
             if (e.kind == Event::answered || (c.busy && c.worker && take_answer(c) == 1)) {
                 ChildStatus ok;
                 ok.exit_code = 0;
+                ok.answer = std::move(c.answer);
+                c.answer.clear();
                 finish(c, ok);
                 if (e.kind == Event::answered) continue;
             }

@@ -36,6 +36,12 @@ struct Job {
     bool reusable = false;
 };
 
+// Within a reusable job's body, before it returns 0: hands `text` back to the runner with the
+// job's end, as ChildStatus::answer, instead of a file the job would write and the runner read
+// back and remove (a sweep point's statistics). Only a worker has a channel to the runner:
+// called anywhere else it throws std::logic_error, which ends the job as a model error.
+void answer(std::string text);
+
 // How a child ended.
 struct ChildStatus {
     int exit_code = -1;     // when it exited
@@ -44,6 +50,7 @@ struct ChildStatus {
     double timeout_s = 0;   // that limit, for describe()
     std::string failure;    // when it could not be started, or its status was lost
     double wall_s = 0;      // from its start (a fork, or its index sent to a worker) to its end
+    std::string answer;     // what a worker's job handed back with answer(), when it ended ok
     bool ok() const { return failure.empty() && !timed_out && signal == 0 && exit_code == 0; }
     // "exit 3", "killed by signal 11 (Segmentation fault)", "timed out after 5 s", or the
     // failure

@@ -5,23 +5,48 @@
 
 namespace ringsim::platform::runner {
 
-Job ringsim_job(std::vector<std::string> args, std::filesystem::path dir, double timeout_s) {
+namespace {
+
+// A job in `dir` that runs in a worker, named `ringsim ARGS...` in messages, with `body`.
+Job reusable_job(const std::vector<std::string>& args, std::filesystem::path dir, double timeout_s,
+                 std::function<int()> body) {
     Job job;
     job.dir = std::move(dir);
     job.timeout_s = timeout_s;
-    args.insert(args.begin(), "ringsim");
-    job.argv = args; // for messages; the body runs them in this very binary
+    job.argv = {"ringsim"}; // for messages; the body runs them in this very binary
+    job.argv.insert(job.argv.end(), args.begin(), args.end());
     // A worker runs one job after another: each gets a kernel of its own, as in a new process.
     job.reusable = true;
-    job.body = [args]() mutable {
+    job.body = std::move(body);
+    return job;
+}
+
+} // namespace
+
+Job ringsim_job(std::vector<std::string> args, std::filesystem::path dir, double timeout_s) {
+    std::vector<std::string> argv = args;
+    argv.insert(argv.begin(), "ringsim");
+    return reusable_job(args, std::move(dir), timeout_s, [argv]() mutable {
         fresh_systemc();
         std::vector<char*> pointers;
-        for (auto& s : args)
+        for (auto& s : argv)
             pointers.push_back(s.data());
         pointers.push_back(nullptr);
-        return run_cli(int(args.size()), pointers.data());
-    };
-    return job;
+        return run_cli(int(argv.size()), pointers.data());
+    });
+}
+
+Job ringsim_stats_job(std::vector<std::string> run_args, std::filesystem::path dir,
+                      double timeout_s) {
+    std::vector<std::string> named = run_args;
+    named.insert(named.begin(), "run");
+    return reusable_job(named, std::move(dir), timeout_s, [run_args] {
+        fresh_systemc();
+        std::string stats;
+        const int code = run_cli_stats(run_args, stats);
+        if (code == 0) answer(std::move(stats));
+        return code;
+    });
 }
 
 } // namespace ringsim::platform::runner

@@ -334,15 +334,15 @@ int run_sweep(const SweepArgs& a) {
     };
     const auto make_job = [&](size_t i) {
         const fs::path run_dir = work / std::to_string(todo[i]);
-        // stats.json (and series.csv) is all on_done reads of a point.
-        std::vector<std::string> args = {
-            "run",   s.scenario,       "--seed",      std::to_string(seed_of(i)),
-            "--out", run_dir.string(), "--stats-only"};
+        // Its stats (handed back by its worker) and series.csv are all on_done reads of a
+        // point.
+        std::vector<std::string> args = {s.scenario, "--seed", std::to_string(seed_of(i)), "--out",
+                                         run_dir.string()};
         for (const auto* sets : {&s.sets, &point_of(i).sets})
             for (const std::string& set : *sets)
                 args.insert(args.end(), {"--set", set});
         if (s.series) args.insert(args.end(), {"--series", s.series->interval});
-        return runner::ringsim_job(std::move(args), run_dir, a.timeout);
+        return runner::ringsim_stats_job(std::move(args), run_dir, a.timeout);
     };
     const auto on_done = [&](size_t i, const runner::ChildStatus& status) {
         const Point& p = point_of(i);
@@ -356,7 +356,10 @@ int run_sweep(const SweepArgs& a) {
                      {"exit_status", status.describe()},
                      {"wall_s", status.wall_s}};
         std::optional<json> stats;
-        if (status.ok()) stats = runner::read_json(run_dir / "stats.json");
+        if (status.ok()) {
+            json parsed = json::parse(status.answer, nullptr, false);
+            if (parsed.is_object()) stats = std::move(parsed);
+        }
         std::string series_error;
         std::optional<json> steady;
         if (stats && s.series)
@@ -371,7 +374,7 @@ int run_sweep(const SweepArgs& a) {
         } else {
             const std::string said = child_said(run_dir);
             line["status"] = "failed";
-            line["reason"] = status.ok() ? "stats.json missing or not JSON"
+            line["reason"] = status.ok() ? "its statistics missing or not JSON"
                                          : status.describe() + (said.empty() ? "" : ": " + said);
         }
         if (!append_line(fd, line)) write_failed = true;

@@ -349,3 +349,57 @@ TEST_F(PoolTest, AnInterruptedPoolEndsItsWorkers) {
     EXPECT_EQ(waitpid(-1, &wait_status, WNOHANG), -1); // no child left, not even an idle one
     EXPECT_EQ(errno, ECHILD);
 }
+
+// A reusable job hands text back with its end (answer()): each job's own, whole however long,
+// none from a job that answered and then failed, and nothing from a job that did not answer.
+// Outside a worker, answer() is a model error, not a text silently lost.
+TEST_F(PoolTest, AWorkersJobAnswersWithItsEnd) {
+    const size_t n = 6;
+    const auto text_of = [](size_t i) { // job 2's is larger than a socket's buffer
+        return i == 3 ? std::string() : std::string(i == 2 ? 3 << 20 : 10, char('a' + i));
+    };
+    std::vector<ChildStatus> status(n);
+    const PoolEnd end = run_pool(
+        n, 2,
+        [&](size_t i) {
+            Job job = reusable_job(dir, i);
+            job.body = [i, text = text_of(i)] {
+                if (i != 3) answer(text);
+                return i == 4 ? 7 : 0;
+            };
+            return job;
+        },
+        [&](size_t i, const ChildStatus& s) {
+            status[i] = s;
+            return true;
+        });
+    EXPECT_EQ(end, PoolEnd::finished);
+    for (size_t i = 0; i < n; ++i) {
+        if (i == 4) continue;
+        EXPECT_TRUE(status[i].ok()) << i << ": " << status[i].describe();
+        EXPECT_EQ(status[i].answer.size(), text_of(i).size()) << i;
+        EXPECT_TRUE(status[i].answer == text_of(i)) << i;
+    }
+    EXPECT_EQ(status[4].exit_code, 7);
+    EXPECT_EQ(status[4].answer, "");
+
+    ChildStatus alone;
+    run_pool(
+        1, 1,
+        [&](size_t) {
+            Job job;
+            job.dir = dir / "alone";
+            job.body = [] {
+                answer("lost?");
+                return 0;
+            };
+            return job;
+        },
+        [&](size_t, const ChildStatus& s) {
+            alone = s;
+            return true;
+        });
+    EXPECT_EQ(alone.exit_code, 3);
+    EXPECT_NE(read_text(dir / "alone" / "stderr.txt").find("answer() outside a worker"),
+              std::string::npos);
+}

@@ -1,0 +1,73 @@
+// run_cli_stats() (platform/cli.h), what a sweep's point runs in its worker: the statistics of
+// `ringsim run --stats-only` as text, and no file in --out unless --series writes one there.
+#include "platform/cli.h"
+#include "platform/systemc_kernel.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> quickstart(const fs::path& out) {
+    return {std::string(RINGSIM_SOURCE_DIR) + "/scenarios/quickstart.json",
+            "--set",
+            "duration=2ms",
+            "--seed",
+            "7",
+            "--out",
+            out.string()};
+}
+
+std::vector<std::string> entries(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir))
+        names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+} // namespace
+
+TEST(RunCliStats, GivesTheStatsOfARunAndWritesNothing) {
+    const fs::path base = fs::path(::testing::TempDir()) / "run-cli-stats";
+    fs::remove_all(base);
+    std::vector<std::string> args = quickstart(base / "file");
+    args.insert(args.begin(), {"ringsim", "run"});
+    args.push_back("--stats-only");
+    std::vector<char*> argv;
+    for (auto& s : args)
+        argv.push_back(s.data());
+    ringsim::platform::fresh_systemc();
+    ASSERT_EQ(ringsim::platform::run_cli(int(argv.size()), argv.data()), 0);
+    std::ifstream in(base / "file" / "stats.json");
+    const nlohmann::json from_file = nlohmann::json::parse(in);
+
+    std::string text;
+    ringsim::platform::fresh_systemc();
+    ASSERT_EQ(ringsim::platform::run_cli_stats(quickstart(base / "text"), text), 0);
+    EXPECT_EQ(nlohmann::json::parse(text), from_file);
+    EXPECT_FALSE(fs::exists(base / "text")); // not even made
+
+    std::vector<std::string> series = quickstart(base / "series");
+    series.insert(series.end(), {"--series", "1ms"});
+    ringsim::platform::fresh_systemc();
+    ASSERT_EQ(ringsim::platform::run_cli_stats(series, text), 0);
+    EXPECT_EQ(nlohmann::json::parse(text), from_file); // a sampler only reads
+    EXPECT_EQ(entries(base / "series"), std::vector<std::string>{"series.csv"});
+}
+
+// A bad scenario key exits 2 and gives no statistics, as `ringsim run` does.
+TEST(RunCliStats, ABadKeyExitsTwoWithoutStats) {
+    std::vector<std::string> args =
+        quickstart(fs::path(::testing::TempDir()) / "run-cli-stats-bad");
+    args.insert(args.end(), {"--set", "session.data_pages=3"});
+    std::string text = "untouched";
+    ringsim::platform::fresh_systemc();
+    EXPECT_EQ(ringsim::platform::run_cli_stats(args, text), 2);
+    EXPECT_EQ(text, "untouched");
+}
