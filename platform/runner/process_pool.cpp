@@ -7,6 +7,7 @@
 #include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -68,9 +69,21 @@ int call_body(const std::function<int()>& body) {
     _exit(call_body(body));
 }
 
+// A file in memory for the stderr of jobs without a directory, appended to (a worker's is
+// emptied before each of its jobs); -1 with `error` set.
+int memory_stderr(std::string& error) {
+    const int fd = memfd_create("ringsim-job-stderr", MFD_CLOEXEC);
+    if (fd >= 0 && fcntl(fd, F_SETFL, O_APPEND) == 0) return fd;
+    error = std::string("not started: cannot make a file in memory for stderr: ") +
+            std::strerror(errno);
+    if (fd >= 0) close(fd);
+    return -1;
+}
+
 // Creates a job's directory and an empty stderr.txt in it; returns that file open for writing,
-// or -1 with `error` set.
+// or -1 with `error` set. A job without a directory gets a file in memory.
 int open_job_stderr(const Job& job, std::string& error) {
+    if (job.dir.empty()) return memory_stderr(error);
     std::error_code ec;
     fs::create_directories(job.dir, ec);
     if (ec) {
@@ -81,6 +94,19 @@ int open_job_stderr(const Job& job, std::string& error) {
     const int err_fd = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (err_fd < 0) error = "not started: cannot create " + err_path + ": " + std::strerror(errno);
     return err_fd;
+}
+
+// The whole of a file in memory that took a job's stderr.
+std::string read_memory_stderr(int fd) {
+    std::string text;
+    char chunk[4096];
+    for (off_t at = 0;;) {
+        const ssize_t n = pread(fd, chunk, sizeof chunk, at);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return text;
+        text.append(chunk, size_t(n));
+        at += n;
+    }
 }
 
 // What every child does first, before it runs anything of its own.
@@ -108,8 +134,10 @@ pid_t fork_child(const sigset_t& child_mask, int devnull) {
     return pid;
 }
 
-// Starts one job in a child of its own; returns its pid, or -1 with `error` set.
-pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string& error) {
+// Starts one job in a child of its own; returns its pid, or -1 with `error` set. A job without
+// a directory leaves its file in memory open in `said_fd`, for the runner to read at its end.
+pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, int& said_fd,
+            std::string& error) {
     const int err_fd = open_job_stderr(job, error);
     if (err_fd < 0) return -1;
     CArgv argv(job.body ? std::vector<std::string>{"-"} : job.argv);
@@ -125,7 +153,10 @@ pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, std::string
         _exit(127);
     }
     if (pid < 0) error = std::string("not started: fork failed: ") + std::strerror(errno);
-    close(err_fd);
+    if (pid > 0 && job.dir.empty())
+        said_fd = err_fd;
+    else
+        close(err_fd);
     return pid;
 }
 
@@ -160,10 +191,12 @@ bool recv_all(int channel, void* data, size_t size) {
 }
 
 // A worker's loop: take a job index from the runner, run make_job(i)'s body with stderr in the
-// job's stderr.txt, and when it returned 0 answer with the length of what it handed back with
-// answer() (8 bytes) and that text. Any other end is the worker's own exit, with the job's
-// code, which the runner reaps as it reaps a one-job child.
-[[noreturn]] void serve(int channel, const std::function<Job(size_t)>& make_job, int devnull) {
+// job's stderr.txt (or, for a job without a directory, in the worker's file in memory), and when it
+// returned 0 answer with the length of what it handed back with answer() (8 bytes) and that text.
+// Any other end is the worker's own exit, with the job's code, which the runner reaps as it reaps a
+// one-job child.
+[[noreturn]] void serve(int channel, const std::function<Job(size_t)>& make_job, int devnull,
+                        int said_fd) {
     // Memory a run freed stays with the worker for the next run instead of going back to the
     // kernel and being faulted in again: the worker's footprint is its largest run's.
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
@@ -174,10 +207,16 @@ bool recv_all(int channel, void* data, size_t size) {
         if (recv(channel, &index, sizeof index, MSG_WAITALL) != ssize_t(sizeof index))
             _exit(0); // the runner has no more jobs (or is gone)
         const Job job = make_job(size_t(index));
-        const int err_fd = open((job.dir / "stderr.txt").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-        if (err_fd < 0) _exit(127);
-        dup2(err_fd, STDERR_FILENO);
-        close(err_fd);
+        if (job.dir.empty()) { // the worker's file in memory, emptied of the job before
+            if (ftruncate(said_fd, 0) != 0) _exit(127);
+            dup2(said_fd, STDERR_FILENO);
+        } else {
+            const int err_fd =
+                open((job.dir / "stderr.txt").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+            if (err_fd < 0) _exit(127);
+            dup2(err_fd, STDERR_FILENO);
+            close(err_fd);
+        }
         g_answer.clear();
         const int code = call_body(job.body);
         dup2(devnull, STDERR_FILENO);
@@ -188,26 +227,32 @@ bool recv_all(int channel, void* data, size_t size) {
     }
 }
 
-// Forks a worker; returns its pid and the runner's end of its channel, or -1 with `error` set.
+// Forks a worker; returns its pid, the runner's end of its channel and its file in memory for
+// the stderr of jobs without a directory, or -1 with `error` set.
 pid_t spawn_worker(const std::function<Job(size_t)>& make_job, int devnull,
-                   const sigset_t& child_mask, int& channel, std::string& error) {
+                   const sigset_t& child_mask, int& channel, int& said_fd, std::string& error) {
+    const int memory = memory_stderr(error);
+    if (memory < 0) return -1;
     int ends[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
         error = std::string("not started: socketpair failed: ") + std::strerror(errno);
+        close(memory);
         return -1;
     }
     const pid_t pid = fork_child(child_mask, devnull);
     if (pid == 0) {
         close(ends[0]);
-        serve(ends[1], make_job, devnull);
+        serve(ends[1], make_job, devnull, memory);
     }
     close(ends[1]);
     if (pid < 0) {
         error = std::string("not started: fork failed: ") + std::strerror(errno);
         close(ends[0]);
+        close(memory);
         return -1;
     }
     channel = ends[0];
+    said_fd = memory;
     return pid;
 }
 
@@ -229,6 +274,8 @@ struct Child {
     bool worker = false;
     int channel = -1;   // a worker's, until it is closed
     std::string answer; // a worker's answer to its job, until finish() takes it
+    int said_fd = -1;   // the file in memory of a job's stderr: a worker's, or a one-job child's
+    bool said_in_memory = false; // the busy job has no directory: its stderr is in said_fd
 };
 using Children = std::map<pid_t, Child>;
 
@@ -239,6 +286,13 @@ constexpr uint64_t kMaxAnswer = uint64_t(1) << 30;
 void close_channel(Child& c) {
     if (c.channel >= 0) close(c.channel);
     c.channel = -1;
+}
+
+// Closes what the runner holds of a child that is gone.
+void close_child(Child& c) {
+    close_channel(c);
+    if (c.said_fd >= 0) close(c.said_fd);
+    c.said_fd = -1;
 }
 
 // A busy worker's answer, without waiting: 1 it finished its job with exit 0 (what the job
@@ -346,10 +400,11 @@ void end_children(Children& children) {
         if (c.busy) kill(pid, SIGTERM);
         close_channel(c); // an idle worker exits when its channel closes
     }
-    for (const auto& [pid, c] : children) {
+    for (auto& [pid, c] : children) {
         int wait_status = 0;
         while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
         }
+        close_child(c);
     }
     children.clear();
 }
@@ -368,9 +423,11 @@ const Clock::time_point* next_deadline(const Children& children) {
 pid_t hand_to_worker(size_t i, const Job& job, Children& children,
                      const std::function<Job(size_t)>& make_job, int devnull,
                      const sigset_t& child_mask, std::string& error) {
-    const int err_fd = open_job_stderr(job, error);
-    if (err_fd < 0) return -1;
-    close(err_fd);
+    if (!job.dir.empty()) { // else the worker's file in memory takes its stderr
+        const int err_fd = open_job_stderr(job, error);
+        if (err_fd < 0) return -1;
+        close(err_fd);
+    }
     const uint64_t index = i;
     for (auto& [pid, c] : children)
         if (c.worker && !c.busy && c.channel >= 0) {
@@ -380,12 +437,12 @@ pid_t hand_to_worker(size_t i, const Job& job, Children& children,
         }
     Child c;
     c.worker = true;
-    const pid_t pid = spawn_worker(make_job, devnull, child_mask, c.channel, error);
+    const pid_t pid = spawn_worker(make_job, devnull, child_mask, c.channel, c.said_fd, error);
     if (pid < 0) return -1;
     children.emplace(pid, c);
     if (send(c.channel, &index, sizeof index, MSG_NOSIGNAL) == ssize_t(sizeof index)) return pid;
     error = std::string("not started: a new worker took no job: ") + std::strerror(errno);
-    close_channel(children[pid]);
+    close_channel(children[pid]); // it exits; its reap closes the rest
     return -1;
 }
 
@@ -448,6 +505,7 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
         c.busy = false;
         --busy;
         s.wall_s = std::chrono::duration<double>(Clock::now() - c.start).count();
+        if (c.said_in_memory && c.said_fd >= 0) s.said = read_memory_stderr(c.said_fd);
         done(c.index, s);
     };
     try {
@@ -457,15 +515,19 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
                 const Job job = make_job(i);
                 ChildStatus failed;
                 const auto start = Clock::now();
-                const pid_t pid = job.body && job.reusable
-                                      ? hand_to_worker(i, job, children, make_job, devnull,
-                                                       waiter.old_mask(), failed.failure)
-                                      : spawn(job, devnull, waiter.old_mask(), failed.failure);
+                int said_fd = -1;
+                const pid_t pid =
+                    job.body && job.reusable
+                        ? hand_to_worker(i, job, children, make_job, devnull, waiter.old_mask(),
+                                         failed.failure)
+                        : spawn(job, devnull, waiter.old_mask(), said_fd, failed.failure);
                 if (pid < 0) {
                     done(i, failed);
                     continue;
                 }
                 Child& c = children[pid];
+                if (said_fd >= 0) c.said_fd = said_fd; // a one-job child's
+                c.said_in_memory = job.dir.empty();
                 c.busy = true;
                 c.index = i;
                 c.start = c.deadline = start;
@@ -494,7 +556,7 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
                 for (auto& [pid, c] : children)
                     if (c.busy) done(c.index, lost);
                 for (auto& [pid, c] : children)
-                    close_channel(c);
+                    close_child(c);
                 children.clear();
                 busy = 0;
                 continue;
@@ -513,13 +575,15 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
             // A child ended: a one-job child, a worker with its job's code, or an idle worker.
             Child ended = c;
             children.erase(it);
-            if (ended.channel >= 0) close(ended.channel);
+            close_channel(ended);
             ChildStatus s = status_of(e.wait_status);
             if (s.signal && !ended.killed) waiter.interrupted_by(s.signal);
-            if (!ended.busy || waiter.interrupted()) continue; // no result
-            s.timed_out = ended.killed;
-            s.timeout_s = ended.timeout_s;
-            finish(ended, s);
+            if (ended.busy && !waiter.interrupted()) { // else no result
+                s.timed_out = ended.killed;
+                s.timeout_s = ended.timeout_s;
+                finish(ended, s);
+            }
+            close_child(ended);
         }
     } catch (...) {
         end_children(children);

@@ -23,12 +23,14 @@
 namespace ringsim::platform::runner {
 
 // One child process. `dir` is created first and receives the child's stderr as
-// dir/stderr.txt; its stdout is discarded.
+// dir/stderr.txt; with no `dir`, its stderr comes back as ChildStatus::said, through a file in
+// memory (a job that leaves no file, e.g. a sweep's point, then makes no path at all). Its
+// stdout is discarded.
 struct Job {
     std::vector<std::string> argv; // exec'd when `body` is empty; argv[0] is the executable
     std::function<int()> body;     // else: run in the forked child, its result the exit code
-    std::filesystem::path dir;
-    double timeout_s = 0; // wall-clock limit; 0: none
+    std::filesystem::path dir;     // may be empty (above)
+    double timeout_s = 0;          // wall-clock limit; 0: none
     // `body` may run in a worker, after other reusable jobs: it leaves nothing behind that
     // changes the next one when it returns 0 (a job that returns anything else, throws or
     // dies ends its worker). A worker calls make_job(i) itself, in its own copy of this
@@ -51,6 +53,7 @@ struct ChildStatus {
     std::string failure;    // when it could not be started, or its status was lost
     double wall_s = 0;      // from its start (a fork, or its index sent to a worker) to its end
     std::string answer;     // what a worker's job handed back with answer(), when it ended ok
+    std::string said;       // what a job without a `dir` wrote on stderr
     bool ok() const { return failure.empty() && !timed_out && signal == 0 && exit_code == 0; }
     // "exit 3", "killed by signal 11 (Segmentation fault)", "timed out after 5 s", or the
     // failure

@@ -87,8 +87,7 @@ void print_errors(const std::string& file, const std::vector<config::ConfigError
 }
 
 // What a failed child said: its stderr, trimmed and cut short.
-std::string child_said(const fs::path& dir) {
-    std::string said = runner::read_text(dir / "stderr.txt");
+std::string child_said(std::string said) {
     while (!said.empty() && (said.back() == '\n' || said.back() == ' '))
         said.pop_back();
     if (said.size() > 2000) said = "..." + said.substr(said.size() - 2000);
@@ -342,7 +341,9 @@ int run_sweep(const SweepArgs& a) {
             for (const std::string& set : *sets)
                 args.insert(args.end(), {"--set", set});
         if (s.series) args.insert(args.end(), {"--series", s.series->interval});
-        return runner::ringsim_stats_job(std::move(args), run_dir, a.timeout);
+        // No directory for the job: its stderr comes back in memory, and the run makes --out
+        // only for series.csv.
+        return runner::ringsim_stats_job(std::move(args), {}, a.timeout);
     };
     const auto on_done = [&](size_t i, const runner::ChildStatus& status) {
         const Point& p = point_of(i);
@@ -372,13 +373,13 @@ int run_sweep(const SweepArgs& a) {
             line["stats"] = std::move(*stats);
             if (steady) line["steady"] = std::move(*steady);
         } else {
-            const std::string said = child_said(run_dir);
+            const std::string said = child_said(status.said);
             line["status"] = "failed";
             line["reason"] = status.ok() ? "its statistics missing or not JSON"
                                          : status.describe() + (said.empty() ? "" : ": " + said);
         }
         if (!append_line(fd, line)) write_failed = true;
-        fs::remove_all(run_dir, ec);
+        if (s.series) fs::remove_all(run_dir, ec);
         progress.finished(p, replicate_of(i), line["status"] == "ok",
                           line["reason"].is_string() ? line["reason"].get<std::string>() : "");
         return !write_failed;

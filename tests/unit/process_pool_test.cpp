@@ -403,3 +403,52 @@ TEST_F(PoolTest, AWorkersJobAnswersWithItsEnd) {
     EXPECT_NE(read_text(dir / "alone" / "stderr.txt").find("answer() outside a worker"),
               std::string::npos);
 }
+
+// A job without a directory makes no file: what it writes on stderr comes back as
+// ChildStatus::said, for a worker's job (each its own, none of the job before it, whether it
+// succeeded, failed or was killed at its limit), a one-job function and a program.
+TEST_F(PoolTest, AJobWithoutADirectoryHandsBackItsStderr) {
+    const std::vector<int> ends = {0, 0, 4, 0, -1, 0};
+    std::vector<ChildStatus> status(ends.size() + 3);
+    const PoolEnd end = run_pool(
+        status.size(), 2,
+        [&](size_t i) {
+            Job job;
+            if (i < ends.size()) {
+                job = reusable_job(dir, i, ends[i]);
+            } else if (i == ends.size()) { // a one-job function
+                job.body = [] {
+                    std::cerr << "alone\n";
+                    return 5;
+                };
+            } else if (i == ends.size() + 1) { // a program
+                job.argv = {"/bin/sh", "-c", "echo program >&2; exit 6"};
+            } else { // a worker's job past its limit
+                job = reusable_job(dir, i, 0, 30);
+                job.timeout_s = 0.2;
+            }
+            job.dir.clear();
+            return job;
+        },
+        [&](size_t i, const ChildStatus& s) {
+            status[i] = s;
+            return true;
+        });
+    EXPECT_EQ(end, PoolEnd::finished);
+    for (size_t i = 0; i < ends.size(); ++i)
+        if (ends[i] == 0) {
+            EXPECT_TRUE(status[i].ok()) << i << ": " << status[i].describe();
+            EXPECT_EQ(status[i].said, "job " + std::to_string(i) + "\n");
+        }
+    EXPECT_EQ(status[2].exit_code, 4);
+    EXPECT_EQ(status[2].said, "job 2\n");
+    EXPECT_EQ(status[4].exit_code, 3);
+    EXPECT_EQ(status[4].said, "job 4\nringsim: model error: boom\n");
+    EXPECT_EQ(status[6].exit_code, 5);
+    EXPECT_EQ(status[6].said, "alone\n");
+    EXPECT_EQ(status[7].exit_code, 6);
+    EXPECT_EQ(status[7].said, "program\n");
+    EXPECT_TRUE(status[8].timed_out);
+    EXPECT_EQ(status[8].said, "job 8\n");
+    EXPECT_TRUE(fs::is_empty(dir)); // no file anywhere
+}
