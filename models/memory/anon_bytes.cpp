@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -13,6 +14,13 @@ namespace ringsim::models {
 
 AnonBytes::AnonBytes(uint64_t size) : m_size(size) {
     if (size == 0) return;
+    if (size <= kHeapMax) {
+        m_data = static_cast<uint8_t*>(std::calloc(size, 1));
+        if (!m_data)
+            throw ModelError("cannot allocate " + std::to_string(size) +
+                             " bytes of simulated memory");
+        return;
+    }
     // MAP_NORESERVE: the host commits a page when the model first writes it, not now.
     void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -22,13 +30,21 @@ AnonBytes::AnonBytes(uint64_t size) : m_size(size) {
     m_data = static_cast<uint8_t*>(p);
 }
 
+void AnonBytes::release() {
+    if (!m_data) return;
+    if (m_size <= kHeapMax)
+        std::free(m_data);
+    else
+        ::munmap(m_data, m_size);
+}
+
 AnonBytes::~AnonBytes() {
-    if (m_data) ::munmap(m_data, m_size);
+    release();
 }
 
 AnonBytes& AnonBytes::operator=(AnonBytes&& o) noexcept {
     if (this != &o) {
-        if (m_data) ::munmap(m_data, m_size);
+        release();
         m_data = std::exchange(o.m_data, nullptr);
         m_size = std::exchange(o.m_size, 0);
     }
