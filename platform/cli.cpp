@@ -542,9 +542,7 @@ int cmd_validate(const Args& a) {
 int guarded(const std::function<int()>& command) {
     try {
         return command();
-    } catch (const models::ModelError& e) {
-        std::cerr << "ringsim: model error: " << e.what() << "\n";
-    } catch (const std::exception& e) {
+    } catch (const std::exception& e) { // models::ModelError among them
         std::cerr << "ringsim: model error: " << e.what() << "\n";
     }
     return kExitModelError;

@@ -1,4 +1,4 @@
-// Zeroed bytes that cost nothing until touched: an anonymous private mapping, so a 4 GiB
+// Zeroed bytes that cost nothing until touched: an anonymous private mapping, so that a 4 GiB
 // simulated buffer of which a run writes 1 MB takes 1 MB of the host's memory (issue 13 §2),
 // where a std::vector would zero-fill, and fault in, all of it up front. A small region (a
 // page or a few: a user page, a one-page buffer) comes from the heap, zeroed: a mapping would
@@ -14,7 +14,8 @@ namespace ringsim::models {
 class AnonBytes {
 public:
     AnonBytes() = default;
-    // Maps `size` zeroed bytes; throws ModelError naming the size if the host refuses.
+    // `size` zeroed bytes, mapped (or from the heap, up to kHeapMax); throws ModelError naming
+    // the size if the host refuses.
     explicit AnonBytes(uint64_t size);
     ~AnonBytes();
     AnonBytes(AnonBytes&& o) noexcept : m_data(o.m_data), m_size(o.m_size) {

@@ -11,6 +11,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,21 +97,59 @@ int open_job_stderr(const Job& job, std::string& error) {
     return err_fd;
 }
 
-// The whole of a file in memory that took a job's stderr.
+// The end of a file in memory that took a job's stderr: its last kSaidKept bytes, which is
+// what a report quotes of a failed run (its error comes last), however much a runaway job
+// wrote before it.
 std::string read_memory_stderr(int fd) {
-    std::string text;
-    char chunk[4096];
-    for (off_t at = 0;;) {
-        const ssize_t n = pread(fd, chunk, sizeof chunk, at);
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || st.st_size <= 0) return "";
+    const off_t from = st.st_size > off_t(kSaidKept) ? st.st_size - off_t(kSaidKept) : 0;
+    std::string text(size_t(st.st_size - from), '\0');
+    size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = pread(fd, text.data() + got, text.size() - got, from + off_t(got));
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return text;
-        text.append(chunk, size_t(n));
-        at += n;
+        if (n <= 0) break;
+        got += size_t(n);
     }
+    text.resize(got);
+    return text;
+}
+
+// A child of the pool: a one-job child, or a worker, busy with a job or idle.
+struct Child {
+    bool busy = false; // runs job `index`
+    size_t index = 0;
+    Clock::time_point start;
+    Clock::time_point deadline; // == start when there is no limit
+    double timeout_s = 0;
+    bool killed = false; // SIGKILLed at its deadline
+    bool worker = false;
+    int channel = -1;   // a worker's, until it is closed
+    std::string answer; // a worker's answer to its job, until finish() takes it
+    int said_fd = -1;   // the file in memory of a job's stderr: a worker's, or a one-job child's
+    bool said_in_memory = false; // the busy job has no directory: its stderr is in said_fd
+};
+using Children = std::map<pid_t, Child>;
+
+// More than any job's answer (a run's statistics are kilobytes): a larger length is a garbled
+// channel, not something to allocate.
+constexpr uint64_t kMaxAnswer = uint64_t(1) << 30;
+
+void close_channel(Child& c) {
+    if (c.channel >= 0) close(c.channel);
+    c.channel = -1;
+}
+
+// Closes what the runner holds of a child that is gone.
+void close_child(Child& c) {
+    close_channel(c);
+    if (c.said_fd >= 0) close(c.said_fd);
+    c.said_fd = -1;
 }
 
 // What every child does first, before it runs anything of its own.
-void become_child(pid_t parent, const sigset_t& child_mask, int devnull) {
+void become_child(pid_t parent, const sigset_t& child_mask, int devnull, const Children& others) {
     // A child outliving a killed runner would only burn CPU: its result has no reader.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127); // the runner died before prctl took effect
@@ -120,30 +159,37 @@ void become_child(pid_t parent, const sigset_t& child_mask, int devnull) {
     setpgid(0, 0);
     pthread_sigmask(SIG_SETMASK, &child_mask, nullptr);
     dup2(devnull, STDOUT_FILENO);
+    // What the runner holds of its other children is not this one's: a worker keeping another
+    // worker's channel open would hide the runner's end of it from that worker, and a dead
+    // worker's file in memory would stay allocated for as long as this child lives.
+    for (const auto& [pid, c] : others) {
+        if (c.channel >= 0) close(c.channel);
+        if (c.said_fd >= 0) close(c.said_fd);
+    }
 }
 
 // fork(), after flushing what this process buffered (the child must not write it a second
 // time); the child has become_child()'s setup when it returns 0.
-pid_t fork_child(const sigset_t& child_mask, int devnull) {
+pid_t fork_child(const sigset_t& child_mask, int devnull, const Children& others) {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
     const pid_t parent = getpid();
     const pid_t pid = fork();
-    if (pid == 0) become_child(parent, child_mask, devnull);
+    if (pid == 0) become_child(parent, child_mask, devnull, others);
     return pid;
 }
 
 // Starts one job in a child of its own; returns its pid, or -1 with `error` set. A job without
 // a directory leaves its file in memory open in `said_fd`, for the runner to read at its end.
-pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, int& said_fd,
-            std::string& error) {
+pid_t spawn(const Job& job, int devnull, const sigset_t& child_mask, const Children& others,
+            int& said_fd, std::string& error) {
     const int err_fd = open_job_stderr(job, error);
     if (err_fd < 0) return -1;
     CArgv argv(job.body ? std::vector<std::string>{"-"} : job.argv);
     const std::string exec_failed =
         "ringsim: cannot execute " + (job.argv.empty() ? std::string("?") : job.argv[0]) + "\n";
-    const pid_t pid = fork_child(child_mask, devnull);
+    const pid_t pid = fork_child(child_mask, devnull, others);
     if (pid == 0) {
         dup2(err_fd, STDERR_FILENO);
         if (job.body) run_body(job.body);
@@ -208,7 +254,7 @@ bool recv_all(int channel, void* data, size_t size) {
             _exit(0); // the runner has no more jobs (or is gone)
         const Job job = make_job(size_t(index));
         if (job.dir.empty()) { // the worker's file in memory, emptied of the job before
-            if (ftruncate(said_fd, 0) != 0) _exit(127);
+            if (said_fd < 0 || ftruncate(said_fd, 0) != 0) _exit(127);
             dup2(said_fd, STDERR_FILENO);
         } else {
             const int err_fd =
@@ -227,19 +273,21 @@ bool recv_all(int channel, void* data, size_t size) {
     }
 }
 
-// Forks a worker; returns its pid, the runner's end of its channel and its file in memory for
-// the stderr of jobs without a directory, or -1 with `error` set.
+// Forks a worker; returns its pid and sets the runner's end of its channel in `c`, and, when
+// `with_memory` (its first job has no directory), its file in memory for the stderr of such
+// jobs; or -1 with `error` set. A pool whose jobs all have a directory never needs memfd.
 pid_t spawn_worker(const std::function<Job(size_t)>& make_job, int devnull,
-                   const sigset_t& child_mask, int& channel, int& said_fd, std::string& error) {
-    const int memory = memory_stderr(error);
-    if (memory < 0) return -1;
+                   const sigset_t& child_mask, const Children& others, bool with_memory, Child& c,
+                   std::string& error) {
+    const int memory = with_memory ? memory_stderr(error) : -1;
+    if (with_memory && memory < 0) return -1;
     int ends[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
         error = std::string("not started: socketpair failed: ") + std::strerror(errno);
-        close(memory);
+        if (memory >= 0) close(memory);
         return -1;
     }
-    const pid_t pid = fork_child(child_mask, devnull);
+    const pid_t pid = fork_child(child_mask, devnull, others);
     if (pid == 0) {
         close(ends[0]);
         serve(ends[1], make_job, devnull, memory);
@@ -248,11 +296,11 @@ pid_t spawn_worker(const std::function<Job(size_t)>& make_job, int devnull,
     if (pid < 0) {
         error = std::string("not started: fork failed: ") + std::strerror(errno);
         close(ends[0]);
-        close(memory);
+        if (memory >= 0) close(memory);
         return -1;
     }
-    channel = ends[0];
-    said_fd = memory;
+    c.channel = ends[0];
+    c.said_fd = memory;
     return pid;
 }
 
@@ -261,38 +309,6 @@ ChildStatus status_of(int wait_status) {
     if (WIFEXITED(wait_status)) s.exit_code = WEXITSTATUS(wait_status);
     if (WIFSIGNALED(wait_status)) s.signal = WTERMSIG(wait_status);
     return s;
-}
-
-// A child of the pool: a one-job child, or a worker, busy with a job or idle.
-struct Child {
-    bool busy = false; // runs job `index`
-    size_t index = 0;
-    Clock::time_point start;
-    Clock::time_point deadline; // == start when there is no limit
-    double timeout_s = 0;
-    bool killed = false; // SIGKILLed at its deadline
-    bool worker = false;
-    int channel = -1;   // a worker's, until it is closed
-    std::string answer; // a worker's answer to its job, until finish() takes it
-    int said_fd = -1;   // the file in memory of a job's stderr: a worker's, or a one-job child's
-    bool said_in_memory = false; // the busy job has no directory: its stderr is in said_fd
-};
-using Children = std::map<pid_t, Child>;
-
-// More than any job's answer (a run's statistics are kilobytes): a larger length is a garbled
-// channel, not something to allocate.
-constexpr uint64_t kMaxAnswer = uint64_t(1) << 30;
-
-void close_channel(Child& c) {
-    if (c.channel >= 0) close(c.channel);
-    c.channel = -1;
-}
-
-// Closes what the runner holds of a child that is gone.
-void close_child(Child& c) {
-    close_channel(c);
-    if (c.said_fd >= 0) close(c.said_fd);
-    c.said_fd = -1;
 }
 
 // A busy worker's answer, without waiting: 1 it finished its job with exit 0 (what the job
@@ -431,13 +447,18 @@ pid_t hand_to_worker(size_t i, const Job& job, Children& children,
     const uint64_t index = i;
     for (auto& [pid, c] : children)
         if (c.worker && !c.busy && c.channel >= 0) {
+            if (job.dir.empty() && c.said_fd < 0) { // it has nowhere to put the job's stderr
+                close_channel(c);                   // so it exits; a new worker takes the job
+                continue;
+            }
             if (send(c.channel, &index, sizeof index, MSG_NOSIGNAL) == ssize_t(sizeof index))
                 return pid;
             close_channel(c); // it died idle; its reap is on the way
         }
     Child c;
     c.worker = true;
-    const pid_t pid = spawn_worker(make_job, devnull, child_mask, c.channel, c.said_fd, error);
+    const pid_t pid =
+        spawn_worker(make_job, devnull, child_mask, children, job.dir.empty(), c, error);
     if (pid < 0) return -1;
     children.emplace(pid, c);
     if (send(c.channel, &index, sizeof index, MSG_NOSIGNAL) == ssize_t(sizeof index)) return pid;
@@ -520,7 +541,7 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
                     job.body && job.reusable
                         ? hand_to_worker(i, job, children, make_job, devnull, waiter.old_mask(),
                                          failed.failure)
-                        : spawn(job, devnull, waiter.old_mask(), said_fd, failed.failure);
+                        : spawn(job, devnull, waiter.old_mask(), children, said_fd, failed.failure);
                 if (pid < 0) {
                     done(i, failed);
                     continue;
@@ -573,8 +594,12 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
                 if (e.kind == Event::answered) continue;
             }
             // A child ended: a one-job child, a worker with its job's code, or an idle worker.
-            Child ended = c;
+            Child ended = std::move(c);
             children.erase(it);
+            struct Closer { // whatever on_done does, even throw
+                Child& c;
+                ~Closer() { close_child(c); }
+            } closer{ended};
             close_channel(ended);
             ChildStatus s = status_of(e.wait_status);
             if (s.signal && !ended.killed) waiter.interrupted_by(s.signal);
@@ -583,7 +608,6 @@ PoolEnd run_pool(size_t count, unsigned parallel, const std::function<Job(size_t
                 s.timeout_s = ended.timeout_s;
                 finish(ended, s);
             }
-            close_child(ended);
         }
     } catch (...) {
         end_children(children);

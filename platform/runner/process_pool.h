@@ -38,6 +38,9 @@ struct Job {
     bool reusable = false;
 };
 
+// How much of a job's stderr ChildStatus::said keeps: its end.
+constexpr size_t kSaidKept = 64 * 1024;
+
 // Within a reusable job's body, before it returns 0: hands `text` back to the runner with the
 // job's end, as ChildStatus::answer, instead of a file the job would write and the runner read
 // back and remove (a sweep point's statistics). Only a worker has a channel to the runner:
@@ -53,7 +56,7 @@ struct ChildStatus {
     std::string failure;    // when it could not be started, or its status was lost
     double wall_s = 0;      // from its start (a fork, or its index sent to a worker) to its end
     std::string answer;     // what a worker's job handed back with answer(), when it ended ok
-    std::string said;       // what a job without a `dir` wrote on stderr
+    std::string said;       // a job without a `dir`: the last kSaidKept bytes it wrote on stderr
     bool ok() const { return failure.empty() && !timed_out && signal == 0 && exit_code == 0; }
     // "exit 3", "killed by signal 11 (Segmentation fault)", "timed out after 5 s", or the
     // failure

@@ -38,8 +38,9 @@ Job ringsim_job(std::vector<std::string> args, std::filesystem::path dir, double
 
 Job ringsim_stats_job(std::vector<std::string> run_args, std::filesystem::path dir,
                       double timeout_s) {
-    std::vector<std::string> named = run_args;
+    std::vector<std::string> named = run_args; // as run_cli_stats runs it
     named.insert(named.begin(), "run");
+    named.push_back("--stats-only");
     return reusable_job(named, std::move(dir), timeout_s, [run_args] {
         fresh_systemc();
         std::string stats;

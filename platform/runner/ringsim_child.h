@@ -11,7 +11,7 @@ namespace ringsim::platform::runner {
 // The job `ringsim ARGS...` (ARGS start with the command word, e.g. "run") in `dir`.
 Job ringsim_job(std::vector<std::string> args, std::filesystem::path dir, double timeout_s = 0);
 // The job `ringsim run RUN_ARGS... --stats-only`, whose stats.json comes back as the text of
-// ChildStatus::answer instead of a file in `dir` (run_cli_stats): a sweep's point.
+// ChildStatus::answer instead of a file in --out (run_cli_stats): a sweep's point.
 Job ringsim_stats_job(std::vector<std::string> run_args, std::filesystem::path dir,
                       double timeout_s = 0);
 

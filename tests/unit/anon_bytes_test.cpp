@@ -10,8 +10,8 @@
 using ringsim::models::AnonBytes;
 
 TEST(AnonBytes, EverySizeIsZeroedAndWritable) {
-    for (uint64_t size : {uint64_t(1), uint64_t(4096), AnonBytes::kHeapMax,
-                          AnonBytes::kHeapMax + 1, uint64_t(1) << 22}) {
+    for (uint64_t size : {uint64_t(1), uint64_t(4096), AnonBytes::kHeapMax, AnonBytes::kHeapMax + 1,
+                          uint64_t(1) << 22}) {
         // A heap region may reuse what an earlier one dirtied: fill one, free it, take another.
         {
             AnonBytes dirty(size);

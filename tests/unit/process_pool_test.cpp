@@ -238,6 +238,16 @@ Job pid_job(const fs::path& dir, size_t i, int end = 0) {
     return job;
 }
 
+// How many files this process has open: a pool leaves as many as it found.
+size_t open_fds() {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator("/proc/self/fd")) {
+        (void)e;
+        ++n;
+    }
+    return n;
+}
+
 pid_t pid_of(const fs::path& job_dir) {
     pid_t pid = 0;
     std::ifstream(job_dir / "pid.txt") >> pid;
@@ -324,6 +334,7 @@ TEST_F(PoolTest, ABusyWorkerPastItsLimitIsKilledAndSaysSo) {
 
 // An interrupted pool ends its busy and its idle workers and reaps them all.
 TEST_F(PoolTest, AnInterruptedPoolEndsItsWorkers) {
+    const size_t fds = open_fds();
     size_t ended = 0;
     const pid_t runner = getpid();
     const PoolEnd end = run_pool(
@@ -348,6 +359,7 @@ TEST_F(PoolTest, AnInterruptedPoolEndsItsWorkers) {
     int wait_status = 0;
     EXPECT_EQ(waitpid(-1, &wait_status, WNOHANG), -1); // no child left, not even an idle one
     EXPECT_EQ(errno, ECHILD);
+    EXPECT_EQ(open_fds(), fds);
 }
 
 // A reusable job hands text back with its end (answer()): each job's own, whole however long,
@@ -408,6 +420,7 @@ TEST_F(PoolTest, AWorkersJobAnswersWithItsEnd) {
 // ChildStatus::said, for a worker's job (each its own, none of the job before it, whether it
 // succeeded, failed or was killed at its limit), a one-job function and a program.
 TEST_F(PoolTest, AJobWithoutADirectoryHandsBackItsStderr) {
+    const size_t fds = open_fds();
     const std::vector<int> ends = {0, 0, 4, 0, -1, 0};
     std::vector<ChildStatus> status(ends.size() + 3);
     const PoolEnd end = run_pool(
@@ -451,4 +464,38 @@ TEST_F(PoolTest, AJobWithoutADirectoryHandsBackItsStderr) {
     EXPECT_TRUE(status[8].timed_out);
     EXPECT_EQ(status[8].said, "job 8\n");
     EXPECT_TRUE(fs::is_empty(dir)); // no file anywhere
+    EXPECT_EQ(open_fds(), fds);
+}
+
+// Of a job that floods stderr, `said` keeps the end, where a run's error is; jobs with and
+// without a directory mix in one pool (a worker made for the first kind makes way for a new
+// one with a file in memory).
+TEST_F(PoolTest, SaidKeepsTheEndOfAFloodAndJobsWithAndWithoutADirectoryMix) {
+    const size_t fds = open_fds();
+    std::vector<ChildStatus> status(4);
+    run_pool(
+        status.size(), 1,
+        [&](size_t i) {
+            Job job = reusable_job(dir, i);
+            if (i == 2) {
+                job.body = [] {
+                    std::cerr << std::string(3 * kSaidKept, 'x') << "the end\n";
+                    return 9;
+                };
+            }
+            if (i >= 2) job.dir.clear();
+            return job;
+        },
+        [&](size_t i, const ChildStatus& s) {
+            status[i] = s;
+            return true;
+        });
+    EXPECT_TRUE(status[0].ok() && status[1].ok() && status[3].ok());
+    EXPECT_EQ(read_text(dir / "1" / "stderr.txt"), "job 1\n");
+    EXPECT_EQ(status[1].said, ""); // it has a directory
+    EXPECT_EQ(status[2].exit_code, 9);
+    ASSERT_EQ(status[2].said.size(), kSaidKept);
+    EXPECT_EQ(status[2].said.substr(kSaidKept - 9), "xthe end\n");
+    EXPECT_EQ(status[3].said, "job 3\n");
+    EXPECT_EQ(open_fds(), fds);
 }
