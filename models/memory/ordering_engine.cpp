@@ -65,7 +65,12 @@ const char* op_kind_name(OpKind k) {
 OrderingEngine::OrderingEngine(PhysicalMemory& mem, MemoryModel model, TimingPolicy policy,
                                uint64_t seed)
     : m_mem(mem), m_model(model), m_policy(model == MemoryModel::sc ? TimingPolicy::none : policy),
-      m_rng(seed) {}
+      m_rng(seed) {
+    // Its whole capacity at once: pages the ring never reaches cost nothing (a fresh
+    // allocation this size is untouched memory), and growing by doubling would copy and fault
+    // in about twice the ring's size on the way to it.
+    m_store_records.reserve(kStoreRecordsKept);
+}
 
 unsigned OrderingEngine::add_agent(const std::string& name, const TimingBounds& bounds) {
     Agent a;

@@ -230,7 +230,8 @@ private:
     };
     std::vector<Hit> m_hits;
     // Records of recent stores, for explanations: a ring indexed by seq, so a newer
-    // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots.
+    // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots, within
+    // the capacity reserved for them all.
     std::vector<OpRecord> m_store_records;
     std::vector<OpObserver*> m_observers;
     // Only while an observer watches: which store's bytes memory holds, so that a load that
