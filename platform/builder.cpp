@@ -1,6 +1,7 @@
 #include "platform/builder.h"
 
 #include "models/common/rng.h"
+#include "models/common/sim_wait.h"
 #include "models/kernel/etr_alloc.h"
 #include "models/kernel/perf_abi.h"
 #include "models/kernel/perf_mmap.h"
@@ -66,6 +67,9 @@ Platform::Platform(sc_core::sc_module_name name, const config::Scenario& scenari
     if (m_aux_checker) m_consumer->add_observer(m_aux_checker.get());
     m_consumer->add_observer(m_perf_data.get());
     m_consumer->add_observer(&m_end); // last: it stops the simulation
+    // After every module's processes: they keep the numbers they had when the queue was made
+    // at the first wait.
+    models::sim_prepare();
 }
 
 std::vector<Addr> Platform::pages(Addr base, uint64_t n) const {

@@ -341,6 +341,10 @@ void sim_set_horizon(Picos until) {
     g_horizon = until;
 }
 
+void sim_prepare() {
+    queue();
+}
+
 void sim_reset_lead() {
     g_lead = 0;
     g_horizon = 0;

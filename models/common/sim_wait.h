@@ -41,6 +41,11 @@ Picos sim_lead();
 // Forgets any lead and the horizon: a new SystemC kernel (a worker's next run, after one that ended
 // in an error while a process was ahead).
 void sim_reset_lead();
+// Makes the wake queue of the current kernel now, while it elaborates, instead of at the first
+// wait: SystemC 2.3 keeps a process spawned during the simulation out of its process table,
+// so a kernel deleted after its run (a worker's next run) would leave the queue's method
+// behind, a leak per run. Called last in the platform's construction.
+void sim_prepare();
 
 // A lead may grow this far before a real wait: a process alone in the simulation still
 // yields every millisecond of simulated time, so that the run loop's slices (progress lines,
