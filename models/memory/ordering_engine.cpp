@@ -65,12 +65,7 @@ const char* op_kind_name(OpKind k) {
 OrderingEngine::OrderingEngine(PhysicalMemory& mem, MemoryModel model, TimingPolicy policy,
                                uint64_t seed)
     : m_mem(mem), m_model(model), m_policy(model == MemoryModel::sc ? TimingPolicy::none : policy),
-      m_rng(seed) {
-    // Its whole capacity at once: pages the ring never reaches cost nothing (a fresh
-    // allocation this size is untouched memory), and growing by doubling would copy and fault
-    // in about twice the ring's size on the way to it.
-    m_store_records.reserve(kStoreRecordsKept);
-}
+      m_rng(seed) {}
 
 unsigned OrderingEngine::add_agent(const std::string& name, const TimingBounds& bounds) {
     Agent a;
@@ -362,9 +357,17 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     for (OpObserver* o : m_observers)
         o->on_op(op);
     // The ring grows to its size as stores come, instead of being zeroed whole up front: a
-    // short run (a sweep point, a lesson) touches only the pages it uses.
+    // short run (a sweep point, a lesson) touches only the pages it uses. Its capacity comes
+    // in two steps, a small block and then the whole ring: growing by doubling would copy and
+    // fault in about twice the ring's size on the way, and reserving it all in every engine
+    // costs a litmus test's thousands of small engines a 4.7 MB allocation each.
     const size_t slot = op.seq % kStoreRecordsKept;
-    if (slot >= m_store_records.size()) m_store_records.resize(slot + 1);
+    if (slot >= m_store_records.size()) {
+        if (slot >= m_store_records.capacity())
+            m_store_records.reserve(slot < kStoreRecordsFirst ? kStoreRecordsFirst
+                                                              : kStoreRecordsKept);
+        m_store_records.resize(slot + 1);
+    }
     m_store_records[slot] = op;
 
     if (m_model == MemoryModel::sc) {

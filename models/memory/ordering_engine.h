@@ -124,6 +124,7 @@ public:
     // The record of one of the last kStoreRecordsKept stores, for explanations; else null.
     const OpRecord* store_record(uint64_t seq) const;
     static constexpr size_t kStoreRecordsKept = 1 << 16;
+    static constexpr size_t kStoreRecordsFirst = 1 << 10; // the ring's first block
 
 private:
     struct PendingStore {
@@ -230,8 +231,7 @@ private:
     };
     std::vector<Hit> m_hits;
     // Records of recent stores, for explanations: a ring indexed by seq, so a newer
-    // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots, within
-    // the capacity reserved for them all.
+    // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots.
     std::vector<OpRecord> m_store_records;
     std::vector<OpObserver*> m_observers;
     // Only while an observer watches: which store's bytes memory holds, so that a load that
