@@ -60,8 +60,10 @@ struct Args {
     bool progress = false;             // --progress: a progress line even off a terminal
     bool stats_only = false;           // --stats-only: no run.json, no violations.json
     std::string* stats_text = nullptr; // run_cli_stats(): stats.json's text instead of its file
-    std::string max_memory;            // --max-memory SIZE (default: 80% of physical memory)
-    std::vector<std::string> argv;     // as typed, for perf.data's CMDLINE
+    // run_cli_stats(): the scenario's text, read once by the caller; `scenario` names it.
+    const std::string* scenario_text = nullptr;
+    std::string max_memory;        // --max-memory SIZE (default: 80% of physical memory)
+    std::vector<std::string> argv; // as typed, for perf.data's CMDLINE
 };
 
 // The flags of `validate` (with_run false) and `run`, bound to `a`: one table for the
@@ -108,6 +110,16 @@ bool parse_args(const std::string& cmd, const std::vector<std::string>& argv, bo
     return true;
 }
 
+// `ringsim CMD ARGS...` (run or validate) parsed, with the command line kept as typed; empty
+// (after saying why) on a bad flag.
+std::optional<Args> command_args(const std::string& cmd, const std::vector<std::string>& args) {
+    std::optional<Args> a(std::in_place);
+    if (!parse_args(cmd, args, cmd == "run", *a)) return std::nullopt;
+    a->argv = {"ringsim", cmd};
+    a->argv.insert(a->argv.end(), args.begin(), args.end());
+    return a;
+}
+
 // --max-memory, or its default; empty optional (after saying why) when malformed.
 std::optional<uint64_t> max_memory(const std::string& cmd, const Args& a) {
     if (a.max_memory.empty()) return default_max_memory();
@@ -122,7 +134,9 @@ std::optional<uint64_t> max_memory(const std::string& cmd, const Args& a) {
 // would need more than `limit` of memory.
 std::optional<config::Scenario> load(const Args& a, uint64_t limit, nlohmann::json& effective,
                                      ResourceEstimate& estimate) {
-    auto r = config::load_scenario_file(a.scenario, a.sets, a.seed);
+    auto r = a.scenario_text
+                 ? config::load_scenario_json(*a.scenario_text, a.sets, a.seed, a.scenario)
+                 : config::load_scenario_file(a.scenario, a.sets, a.seed);
     for (const auto& e : r.errors)
         std::cerr << "ringsim: error: " << a.scenario << ": " << e.message() << "\n";
     if (!r.errors.empty())
@@ -598,27 +612,25 @@ int run_cli(int argc, char** argv) {
             return cmd == "explore" ? explore_main(rest, "") : matrix_main(rest, "");
         if (cmd == "lesson") return cmd_lesson(rest);
         if (cmd == "run" || cmd == "validate") {
-            Args a;
-            if (!parse_args(cmd, rest, cmd == "run", a)) return kExitBadInput;
-            a.argv = {"ringsim", cmd};
-            a.argv.insert(a.argv.end(), rest.begin(), rest.end());
-            return cmd == "run" ? cmd_run(a) : cmd_validate(a);
+            const auto a = command_args(cmd, rest);
+            if (!a) return kExitBadInput;
+            return cmd == "run" ? cmd_run(*a) : cmd_validate(*a);
         }
         std::cerr << "ringsim: unknown command '" << cmd << "'\n" << usage("");
         return kExitBadInput;
     });
 }
 
-int run_cli_stats(const std::vector<std::string>& args, std::string& stats) {
+int run_cli_stats(const std::vector<std::string>& args, std::string& stats,
+                  const std::string* scenario_text) {
     std::set_new_handler(out_of_host_memory);
     return guarded([&]() -> int {
-        Args a;
-        if (!parse_args("run", args, true, a)) return kExitBadInput;
-        a.argv = {"ringsim", "run"};
-        a.argv.insert(a.argv.end(), args.begin(), args.end());
-        a.stats_only = true; // the text replaces stats.json, and no other file is wanted
-        a.stats_text = &stats;
-        return cmd_run(a);
+        auto a = command_args("run", args);
+        if (!a) return kExitBadInput;
+        a->stats_only = true; // the text replaces stats.json, and no other file is wanted
+        a->stats_text = &stats;
+        a->scenario_text = scenario_text;
+        return cmd_run(*a);
     });
 }
 

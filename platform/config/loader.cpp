@@ -1952,13 +1952,12 @@ LoadResult load_scenario_json(const std::string& text, const std::vector<std::st
     }
 }
 
-LoadResult load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
-                              std::optional<uint64_t> seed_override) {
+std::optional<std::string> read_scenario_file(const std::string& path, ConfigError& error) {
     FileText file = read_regular_file(path, kMaxScenarioBytes);
     std::string expected;
     switch (file.refused) {
     case FileText::Refused::no:
-        return load_scenario_json(file.text, sets, seed_override, path);
+        return std::move(file.text);
     case FileText::Refused::unreadable:
         expected = "a readable scenario file";
         break;
@@ -1969,8 +1968,17 @@ LoadResult load_scenario_file(const std::string& path, const std::vector<std::st
         expected = "a scenario file of at most " + format_size(kMaxScenarioBytes);
         break;
     }
+    error = {"", expected, path + " (" + file.why + ")"};
+    return std::nullopt;
+}
+
+LoadResult load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
+                              std::optional<uint64_t> seed_override) {
+    ConfigError error;
+    if (const auto text = read_scenario_file(path, error))
+        return load_scenario_json(*text, sets, seed_override, path);
     LoadResult result;
-    result.errors.push_back({"", expected, path + " (" + file.why + ")"});
+    result.errors.push_back(std::move(error));
     return result;
 }
 

@@ -43,6 +43,10 @@ constexpr uint64_t kMaxScenarioBytes = uint64_t(16) << 20;
 LoadResult load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override);
 
+// A scenario file's text (a regular file of at most kMaxScenarioBytes), or nothing and in
+// `error` why it is refused, as load_scenario_file reports it.
+std::optional<std::string> read_scenario_file(const std::string& path, ConfigError& error);
+
 // The JSON pointer a --set PATH names: "workload.writers[0].rate" or "workload.writers.0.rate"
 // -> "/workload/writers/0/rate"; a pointer is returned as it is.
 std::string set_path_to_pointer(const std::string& path);

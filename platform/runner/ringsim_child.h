@@ -6,13 +6,17 @@
 
 #include "platform/runner/process_pool.h"
 
+#include <memory>
+
 namespace ringsim::platform::runner {
 
 // The job `ringsim ARGS...` (ARGS start with the command word, e.g. "run") in `dir`.
 Job ringsim_job(std::vector<std::string> args, std::filesystem::path dir, double timeout_s = 0);
 // The job `ringsim run RUN_ARGS... --stats-only`, whose stats.json comes back as the text of
-// ChildStatus::answer instead of a file in --out (run_cli_stats): a sweep's point.
+// ChildStatus::answer instead of a file in --out (run_cli_stats): a sweep's point. Given
+// `scenario_text`, the run takes its scenario from it instead of the file RUN_ARGS name.
 Job ringsim_stats_job(std::vector<std::string> run_args, std::filesystem::path dir,
-                      double timeout_s = 0);
+                      double timeout_s = 0,
+                      std::shared_ptr<const std::string> scenario_text = nullptr);
 
 } // namespace ringsim::platform::runner

@@ -4,10 +4,8 @@
 #include "platform/config/units.h"
 
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace ringsim::platform::sweep {
 
@@ -53,14 +51,6 @@ config::ConfigError locate(const config::ConfigError& e, const SweepSpec& spec, 
             e.found};
 }
 
-std::optional<std::string> read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 } // namespace
 
 std::string hash_hex(const std::string& text) {
@@ -95,13 +85,17 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
             if (a == 0) break;
         }
     }
-    const auto text = read_file(spec.scenario);
+    config::ConfigError refused;
+    auto text = config::read_scenario_file(spec.scenario, refused);
     if (!text) {
-        result.errors.push_back({"/scenario", "a readable scenario file", spec.scenario});
+        refused.pointer = "/scenario"; // the spec's key that names the file
+        result.errors.push_back(std::move(refused));
         return result;
     }
     Plan plan;
     plan.replicates = spec.replicates;
+    plan.scenario_text = std::make_shared<const std::string>(std::move(*text));
+    const std::string& scenario_text = *plan.scenario_text;
     std::set<std::string> messages;
     size_t more_errors = 0;
     std::map<std::string, size_t> by_id;
@@ -118,7 +112,8 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
         }
         std::vector<std::string> sets = spec.sets;
         sets.insert(sets.end(), p.sets.begin(), p.sets.end());
-        const auto load = config::load_scenario_json(*text, sets, std::nullopt, spec.scenario);
+        const auto load =
+            config::load_scenario_json(scenario_text, sets, std::nullopt, spec.scenario);
         if (!load.errors.empty()) {
             for (const auto& e : load.errors) {
                 const config::ConfigError where = locate(e, spec, p);

@@ -149,6 +149,27 @@ TEST_F(SpecTest, PointsInOrderWithStableIdsAndSeeds) {
     EXPECT_NE(replicate_seed(1, points[0].id, 0), replicate_seed(1, points[1].id, 0));
 }
 
+// The plan keeps the scenario text its ids were hashed from, for every point to run: an edit
+// of the file during the sweep changes nothing that runs. A file the loader would refuse is
+// refused at the spec's /scenario, in the loader's words.
+TEST_F(SpecTest, ThePlanKeepsTheScenarioTextItsIdsCameFrom) {
+    const SweepSpec s = spec({{"axes", {{{"path", "session.data_pages"}, {"values", {8, 16}}}}}});
+    const auto planned = plan_sweep(s);
+    ASSERT_TRUE(planned.plan);
+    ASSERT_TRUE(planned.plan->scenario_text);
+    std::stringstream file;
+    file << std::ifstream(dir / "base.json").rdbuf();
+    EXPECT_EQ(*planned.plan->scenario_text, file.str());
+
+    fs::remove(dir / "base.json");
+    fs::create_directory(dir / "base.json");
+    const auto refused = plan_sweep(s);
+    EXPECT_FALSE(refused.plan);
+    ASSERT_EQ(refused.errors.size(), 1u);
+    EXPECT_EQ(refused.errors[0].message(), "/scenario: expected a regular scenario file, found " +
+                                               (dir / "base.json").string() + " (a directory)");
+}
+
 TEST_F(SpecTest, DefaultMetricsAreTheLossFigures) {
     const auto plan = plan_sweep(spec(json::object()));
     ASSERT_TRUE(plan.plan);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -60,6 +61,34 @@ TEST(RunCliStats, GivesTheStatsOfARunAndWritesNothing) {
     ASSERT_EQ(ringsim::platform::run_cli_stats(series, text), 0);
     EXPECT_EQ(nlohmann::json::parse(text), from_file); // a sampler only reads
     EXPECT_EQ(entries(base / "series"), std::vector<std::string>{"series.csv"});
+}
+
+// Given the scenario's text, the run takes it instead of the file it names (a sweep's point
+// runs the text its sweep planned from); the name still names it in messages.
+TEST(RunCliStats, RunsTheScenarioTextItIsGivenInsteadOfTheFile) {
+    const fs::path base = fs::path(::testing::TempDir()) / "run-cli-stats-given";
+    fs::remove_all(base);
+    std::stringstream file;
+    file << std::ifstream(std::string(RINGSIM_SOURCE_DIR) + "/scenarios/quickstart.json").rdbuf();
+    const std::string scenario = file.str();
+
+    std::string from_file;
+    ringsim::platform::fresh_systemc();
+    ASSERT_EQ(ringsim::platform::run_cli_stats(quickstart(base / "file"), from_file), 0);
+
+    std::vector<std::string> args = quickstart(base / "given");
+    args[0] = (base / "no-such-scenario.json").string();
+    std::string given;
+    ringsim::platform::fresh_systemc();
+    ASSERT_EQ(ringsim::platform::run_cli_stats(args, given, &scenario), 0);
+    EXPECT_EQ(nlohmann::json::parse(given), nlohmann::json::parse(from_file));
+
+    const std::string bad = R"({"duration": "1ms", "session": {"data_pages": 3}})";
+    testing::internal::CaptureStderr();
+    ringsim::platform::fresh_systemc();
+    EXPECT_EQ(ringsim::platform::run_cli_stats(args, given, &bad), 2);
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find(args[0] + ": /session/data_pages: expected"), std::string::npos) << said;
 }
 
 // A bad scenario key exits 2 and gives no statistics, as `ringsim run` does.
