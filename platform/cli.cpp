@@ -60,7 +60,8 @@ struct Args {
     bool progress = false;             // --progress: a progress line even off a terminal
     bool stats_only = false;           // --stats-only: no run.json, no violations.json
     std::string* stats_text = nullptr; // run_cli_stats(): stats.json's text instead of its file
-    // run_cli_stats(): the scenario's text, read once by the caller; `scenario` names it.
+    // run_cli_stats(): the scenario's text, read once by the caller; `scenario` is still its
+    // name and the directory of the histogram files it names.
     const std::string* scenario_text = nullptr;
     std::string max_memory;        // --max-memory SIZE (default: 80% of physical memory)
     std::vector<std::string> argv; // as typed, for perf.data's CMDLINE

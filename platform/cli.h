@@ -12,7 +12,8 @@ int run_cli(int argc, char** argv);
 // `stats` instead of a file in --out, which is left untouched unless --series writes there:
 // a sweep's point, which a worker hands back to the sweep (runner/ringsim_child.h). The exit
 // code is run_cli's. Given `scenario_text`, the scenario is that text (the one its caller
-// planned from) instead of the file ARGS name, which then only names it in messages.
+// planned from) instead of the file ARGS name, which is still its name in messages and in
+// run.json, and the directory its histogram files are read from.
 int run_cli_stats(const std::vector<std::string>& args, std::string& stats,
                   const std::string* scenario_text = nullptr);
 // Every flag `ringsim run` accepts ("--set", "--seed", ...), as its parser knows them.

@@ -1793,8 +1793,9 @@ FileText read_regular_file(const std::string& path, uint64_t limit) {
 }
 
 // Reads every {"distribution": "empirical", "file": F} of a time_distribution key into
-// "histogram", F relative to the scenario's directory: the effective scenario (what sweeps
-// and workers load) then needs no file beside it.
+// "histogram", F relative to the scenario's directory: the effective scenario (run.json's
+// effective_config, what a sweep hashes a point's id from) then holds the bins themselves.
+// A sweep's points still read F anew when they load the text the sweep planned from.
 void read_histogram_files(json& v, const std::string& pointer, const std::string& pattern,
                           const std::string& dir, Errors& errors) {
     if (v.is_array()) {

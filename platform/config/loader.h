@@ -57,7 +57,8 @@ std::optional<std::string> set_path_problem(const std::string& path);
 // What a dotted PATH must look like, for error messages.
 extern const char* const kSetPathExpected;
 
-// The same from text in memory; `origin` names it in a JSON syntax error.
+// The same from text in memory; `origin` names it in a JSON syntax error and is its place:
+// the histogram files it names are read from origin's directory.
 LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override, const std::string& origin);
 

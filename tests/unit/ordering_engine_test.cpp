@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <vector>
 
 using namespace ringsim::models;
 
@@ -429,4 +430,36 @@ TEST_F(Engine, ArmAcquireReadingItsOwnExchangeWaitsForTheStorePart) {
             EXPECT_EQ(read(l, 1000), 1u) << seed;
         }
     EXPECT_TRUE(plain_before);
+}
+
+// The ring of store records (for explanations) grows in two steps, a first block and then the
+// whole ring, and keeps the last kStoreRecordsKept operations' stores: every store in it is
+// found whatever the step it landed in, a store whose first slot lies past the first block
+// (loads before it) too, and one the ring has since gone round is forgotten, not misreported.
+TEST_F(Engine, TheStoreRecordsKeepTheLastStoresAcrossTheRingsGrowth) {
+    make(MemoryModel::sc, TimingPolicy::none);
+    const size_t first = OrderingEngine::kStoreRecordsFirst,
+                 kept = OrderingEngine::kStoreRecordsKept;
+    for (size_t i = 0; i < first + 100; ++i) // a load per operation: no store yet
+        read(e->load(p1, 1, y, 8, false, Barrier::none), 1);
+    std::vector<uint64_t> seqs;
+    for (uint64_t i = 0; i < 2 * first; ++i)
+        seqs.push_back(store(p0, 2, x, i));
+    for (uint64_t i = 0; i < seqs.size(); ++i) {
+        const OpRecord* op = e->store_record(seqs[i]);
+        ASSERT_NE(op, nullptr) << i;
+        EXPECT_EQ(op->seq, seqs[i]);
+        EXPECT_EQ(op->value, i);
+    }
+    EXPECT_EQ(e->store_record(seqs.back() + 1), nullptr); // no such operation yet
+
+    // Round the ring: the first stores' slots now hold newer operations.
+    uint64_t last = 0;
+    for (size_t i = 0; i < kept; ++i)
+        last = store(p0, 3, x, 1000000 + i);
+    EXPECT_EQ(e->store_record(seqs.front()), nullptr);
+    EXPECT_EQ(e->store_record(seqs.back()), nullptr);
+    ASSERT_NE(e->store_record(last), nullptr);
+    EXPECT_EQ(e->store_record(last)->value, 1000000 + kept - 1);
+    EXPECT_NE(e->store_record(last - kept + 1), nullptr); // the oldest still kept
 }

@@ -1,6 +1,7 @@
 // run_cli_stats() (platform/cli.h), what a sweep's point runs in its worker: the statistics of
 // `ringsim run --stats-only` as text, and no file in --out unless --series writes one there.
 #include "platform/cli.h"
+#include "platform/runner/ringsim_child.h"
 #include "platform/systemc_kernel.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 namespace fs = std::filesystem;
+namespace runner = ringsim::platform::runner;
 
 namespace {
 
@@ -82,6 +84,30 @@ TEST(RunCliStats, RunsTheScenarioTextItIsGivenInsteadOfTheFile) {
     ringsim::platform::fresh_systemc();
     ASSERT_EQ(ringsim::platform::run_cli_stats(args, given, &scenario), 0);
     EXPECT_EQ(nlohmann::json::parse(given), nlohmann::json::parse(from_file));
+
+    // A sweep's point: the job hands the text to its worker's run, and the stats come back.
+    std::vector<runner::ChildStatus> status(1);
+    runner::run_pool(
+        1, 1,
+        [&](size_t) {
+            return runner::ringsim_stats_job(args, {}, 0,
+                                             std::make_shared<const std::string>(scenario));
+        },
+        [&](size_t, const runner::ChildStatus& s) {
+            status[0] = s;
+            return true;
+        });
+    ASSERT_TRUE(status[0].ok()) << status[0].describe() << status[0].said;
+    EXPECT_EQ(nlohmann::json::parse(status[0].answer), nlohmann::json::parse(from_file));
+
+    // The name is the scenario's place too: a histogram file it names is read beside it.
+    fs::create_directories(base);
+    std::ofstream(base / "lat.csv") << "20us,5\n40us,1\n";
+    nlohmann::json with_file = nlohmann::json::parse(scenario);
+    with_file["consumer"]["wakeup_latency"] = {{"distribution", "empirical"}, {"file", "lat.csv"}};
+    const std::string text = with_file.dump();
+    ringsim::platform::fresh_systemc();
+    EXPECT_EQ(ringsim::platform::run_cli_stats(args, given, &text), 0);
 
     const std::string bad = R"({"duration": "1ms", "session": {"data_pages": 3}})";
     testing::internal::CaptureStderr();
