@@ -434,17 +434,28 @@ TEST_F(Engine, ArmAcquireReadingItsOwnExchangeWaitsForTheStorePart) {
 
 // The ring of store records (for explanations) grows in two steps, a first block and then the
 // whole ring, and keeps the last kStoreRecordsKept operations' stores: every store in it is
-// found whatever the step it landed in, a store whose first slot lies past the first block
-// (loads before it) too, and one the ring has since gone round is forgotten, not misreported.
+// found whatever the step it landed in (those of the first block survive the second), and
+// one the ring has since gone round is forgotten, not misreported. An engine whose first
+// store lies past the first block (loads before it) takes the whole ring at once.
 TEST_F(Engine, TheStoreRecordsKeepTheLastStoresAcrossTheRingsGrowth) {
-    make(MemoryModel::sc, TimingPolicy::none);
     const size_t first = OrderingEngine::kStoreRecordsFirst,
                  kept = OrderingEngine::kStoreRecordsKept;
+    make(MemoryModel::sc, TimingPolicy::none);
     for (size_t i = 0; i < first + 100; ++i) // a load per operation: no store yet
         read(e->load(p1, 1, y, 8, false, Barrier::none), 1);
+    const uint64_t past_the_block = store(p0, 2, x, 42);
+    ASSERT_GE(past_the_block % kept, first);
+    ASSERT_NE(e->store_record(past_the_block), nullptr);
+    EXPECT_EQ(e->store_record(past_the_block)->value, 42u);
+
+    make(MemoryModel::sc, TimingPolicy::none);
     std::vector<uint64_t> seqs;
-    for (uint64_t i = 0; i < 2 * first; ++i)
+    for (uint64_t i = 0; i < 2 * first; ++i) { // the first block, then past it
         seqs.push_back(store(p0, 2, x, i));
+        if (i % 16 == 0) read(e->load(p1, 2, y, 8, false, Barrier::none), 2);
+    }
+    ASSERT_LT(seqs.front() % kept, first);
+    ASSERT_GE(seqs.back() % kept, first);
     for (uint64_t i = 0; i < seqs.size(); ++i) {
         const OpRecord* op = e->store_record(seqs[i]);
         ASSERT_NE(op, nullptr) << i;
