@@ -135,7 +135,7 @@ void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_
     // whose perform time is at least its issue time minus the window.
     while (!a.recent.empty() && a.recent.front().perform + m_window < now)
         a.recent.pop_front();
-    a.recent.push_back({addr, n, p, is_store, exclusive});
+    a.recent.emplace_back() = {addr, n, p, is_store, exclusive};
 }
 
 Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, bool acquire) {
@@ -236,7 +236,8 @@ void paint(std::vector<ByteSource>& ranges, size_t from, const ByteSource& with)
 } // namespace
 
 OrderingEngine::PendingLoad& OrderingEngine::add_load(const OpRecord& op, Picos first_perform) {
-    PendingLoad& l = m_load_nodes.insert(m_loads, op.seq)->second;
+    // The newest sequence number: the back keeps m_loads in seq order.
+    PendingLoad& l = m_loads.emplace_back();
     l.op = op;
     l.first_perform = first_perform;
     l.pieces.clear();
@@ -264,14 +265,17 @@ void OrderingEngine::resolve(PendingLoad& l) {
     // would be quadratic.
     std::vector<Hit>& hits = m_hits;
     hits.clear();
-    for (const auto& [key, s] : m_history) {
+    for (size_t i = 0; i < m_history.size(); ++i) {
+        const PendingStore& s = m_history[i];
         if (!overlaps(s.op.addr, s.op.size, op.addr, op.size)) continue;
         const bool own = s.op.agent == op.agent && s.op.seq < op.seq;
         const uint64_t from = std::max(s.op.addr, op.addr) - op.addr;
         const uint64_t to = std::min(s.op.addr + s.op.size, op.addr + op.size) - op.addr;
         for (size_t k = piece_of(from); k <= piece_of(to - 1); ++k) {
             const Piece& pc = pieces[k];
-            if (!own && !(key < std::make_pair(pc.perform, op.seq))) continue;
+            if (!own &&
+                !(std::make_pair(s.op.perform, s.op.seq) < std::make_pair(pc.perform, op.seq)))
+                continue;
             const uint64_t a = std::max(from, pc.offset);
             const uint64_t b = std::min(to, pc.offset + pc.length);
             std::memcpy(l.bytes.data() + a, s.bytes.data() + (op.addr + a - s.op.addr), b - a);
@@ -300,9 +304,11 @@ void OrderingEngine::resolve(PendingLoad& l) {
 
 void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
                           std::vector<ByteSource>* sources) {
-    auto it = m_loads.find(t.seq);
-    if (it == m_loads.end()) throw ModelError("a load was read twice or never issued");
-    PendingLoad& l = it->second;
+    const size_t at = m_loads.lower_bound(
+        t.seq, [](const PendingLoad& l, uint64_t seq) { return l.op.seq < seq; });
+    if (at == m_loads.size() || m_loads[at].op.seq != t.seq)
+        throw ModelError("a load was read twice or never issued");
+    PendingLoad& l = m_loads[at];
     if (!l.resolved) {
         if (now < l.op.perform) throw ModelError("a load was read before it performed");
         resolve(l);
@@ -312,12 +318,12 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     for (OpObserver* o : m_observers)
         o->on_op(l.op);
     const Picos performed = l.op.perform;
-    // The node is reused by the next load; a large copy's buffers are not kept for it.
+    // The slot is reused by a later load; a large copy's buffers are not kept for it.
     if (l.bytes.capacity() > kKeptLoadBytes) std::vector<uint8_t>().swap(l.bytes);
     if (l.pieces.capacity() > kKeptLoadBytes / kCacheLine) std::vector<Piece>().swap(l.pieces);
     if (l.sources.capacity() > kKeptLoadBytes / kCacheLine)
         std::vector<ByteSource>().swap(l.sources);
-    m_load_nodes.erase(m_loads, it);
+    m_loads.erase_at(at);
     // The caller may now branch on the value and squash the stores it issued after the
     // load (cancel_store): those performing from the load on must still be squashable.
     retire(now, performed);
@@ -382,7 +388,7 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     } else {
         remember(a, addr, n, p, true, now, m_store_part.has_value());
     }
-    PendingStore& s = m_history_nodes.insert(m_history, std::make_pair(p, op.seq))->second;
+    PendingStore& s = m_history.emplace_at(history_index(p, op.seq));
     s.op = op;
     s.bytes.assign(src, src + n);
     retire(now);
@@ -443,8 +449,10 @@ RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, const uint8_
 
 Picos OrderingEngine::latest_store_to(Addr addr, uint64_t n) const {
     Picos latest = 0;
-    for (const auto& [key, s] : m_history)
-        if (overlaps(s.op.addr, s.op.size, addr, n)) latest = std::max(latest, key.first);
+    for (size_t i = 0; i < m_history.size(); ++i) {
+        const OpRecord& s = m_history[i].op;
+        if (overlaps(s.addr, s.size, addr, n)) latest = std::max(latest, s.perform);
+    }
     return latest;
 }
 
@@ -524,10 +532,10 @@ bool OrderingEngine::cancel_store(uint64_t seq, Picos resolved_at) {
     // decides when the load performs, PerfBuffer::output_header). Under tso no store passes
     // an earlier load, so every store of a failed check is squashed; sc never leaves a
     // check pending.
-    const auto it = m_history.find(std::make_pair(op->perform, seq));
-    if (it == m_history.end())
+    const size_t at = history_index(op->perform, seq);
+    if (at == m_history.size() || m_history[at].op.seq != seq)
         throw ModelError("a store performing after its branch resolved was already merged");
-    m_history_nodes.erase(m_history, it);
+    m_history.erase_at(at);
     return true;
 }
 
@@ -537,13 +545,15 @@ void OrderingEngine::retire(Picos now, Picos keep_from) {
     if (keep_from == 0) return; // a branch on a load performed at 0 may squash any store
     Picos horizon = now > m_window ? now - m_window - 1 : 0;
     horizon = std::min(horizon, keep_from - 1);
-    for (const auto& [seq, l] : m_loads)
+    for (size_t i = 0; i < m_loads.size(); ++i) {
+        const PendingLoad& l = m_loads[i];
         if (!l.resolved) horizon = std::min(horizon, l.first_perform ? l.first_perform - 1 : 0);
-    while (!m_history.empty() && m_history.begin()->first.first <= horizon) {
-        PendingStore& s = m_history.begin()->second;
+    }
+    while (!m_history.empty() && m_history.front().op.perform <= horizon) {
+        const PendingStore& s = m_history.front();
         m_mem.write(s.op.addr, s.bytes.data(), s.op.size);
         if (!m_observers.empty()) note_written(s.op.addr, s.op.size, s.op.seq);
-        m_history_nodes.erase(m_history, m_history.begin());
+        m_history.pop_front();
     }
 }
 
@@ -582,9 +592,18 @@ uint64_t OrderingEngine::written_by(Addr addr, uint64_t n) const {
 }
 
 bool OrderingEngine::pending_load_overlaps(Addr addr, uint64_t n) const {
-    for (const auto& [seq, l] : m_loads)
+    for (size_t i = 0; i < m_loads.size(); ++i) {
+        const PendingLoad& l = m_loads[i];
         if (!l.resolved && overlaps(l.op.addr, l.op.size, addr, n)) return true;
+    }
     return false;
+}
+
+size_t OrderingEngine::history_index(Picos p, uint64_t seq) const {
+    return m_history.lower_bound(std::make_pair(p, seq),
+                                 [](const PendingStore& s, const auto& key) {
+                                     return std::make_pair(s.op.perform, s.op.seq) < key;
+                                 });
 }
 
 const OpRecord* OrderingEngine::store_record(uint64_t seq) const {

@@ -11,8 +11,7 @@
 // then load may reorder), arm (ARMv8, multi-copy atomic; dmb ishld/ishst/ish for rmb/wmb/mb).
 #pragma once
 
-#include "models/common/node_cache.h"
-#include "models/common/ring_deque.h"
+#include "models/common/flat_ring.h"
 #include "models/common/rng.h"
 #include "models/common/types.h"
 #include "models/memory/memory_port.h"
@@ -142,14 +141,14 @@ private:
     struct Agent {
         std::string name;
         TimingBounds bounds;
-        Picos max_load = 0;     // latest perform time of any earlier load
-        Picos max_store = 0;    // ... of any earlier store
-        Picos floor_all = 0;    // every later operation performs at or after this
-        Picos floor_store = 0;  // every later store performs at or after this
-        Picos last_release = 0; // arm: an acquire after a release performs after it
-        Picos next_floor = 0;   // a dependency: the next access performs after this
-        bool exchanged = false; // has issued a read-modify-write (exclusive_floor applies)
-        RingDeque<RecentOp> recent;
+        Picos max_load = 0;        // latest perform time of any earlier load
+        Picos max_store = 0;       // ... of any earlier store
+        Picos floor_all = 0;       // every later operation performs at or after this
+        Picos floor_store = 0;     // every later store performs at or after this
+        Picos last_release = 0;    // arm: an acquire after a release performs after it
+        Picos next_floor = 0;      // a dependency: the next access performs after this
+        bool exchanged = false;    // has issued a read-modify-write (exclusive_floor applies)
+        FlatRing<RecentOp> recent; // in issue order
     };
 
     Picos pick(Picos t, Picos lo, Picos hi);
@@ -192,10 +191,12 @@ private:
     std::vector<Agent> m_agents;
     Picos m_window = 0; // how long performed stores stay in history
     uint64_t m_next_seq = 1;
-    // Stores not yet merged into m_mem, ordered by (perform time, seq): coherence order.
-    using History = std::map<std::pair<Picos, uint64_t>, PendingStore>;
-    History m_history;
-    NodeCache<History> m_history_nodes;
+    // Stores not yet merged into m_mem, ordered by (perform time, seq): coherence order. A
+    // store performs within its drain bound of its issue, so it nearly always goes in at
+    // the back or a few places before it, and retire() takes them from the front.
+    FlatRing<PendingStore> m_history;
+    // Where a store of perform time p and sequence number seq goes in m_history.
+    size_t history_index(Picos p, uint64_t seq) const;
     // One cache line of a copy: offset and length within it, its issue and perform times.
     struct Piece {
         uint64_t offset;
@@ -217,11 +218,9 @@ private:
     // Under sc a store goes straight to memory unless a pending copy reads its bytes or
     // older stores wait in the history.
     bool pending_load_overlaps(Addr addr, uint64_t n) const;
-    using Loads = std::map<uint64_t, PendingLoad>;
-    Loads m_loads; // keyed by seq
-    NodeCache<Loads> m_load_nodes;
+    FlatRing<PendingLoad> m_loads;                      // by seq: issued in its order, read in any
     static constexpr size_t kKeptLoadBytes = 64 * 1024; // a recycled load keeps at most this
-    // A new pending load for `op` (a recycled node: every field is set here).
+    // A new pending load for `op` (a reused slot: every field is set here).
     PendingLoad& add_load(const OpRecord& op, Picos first_perform);
     // resolve()'s scratch: the stores that reach each piece of the load.
     struct Hit {
