@@ -60,9 +60,10 @@ struct Args {
     bool progress = false;             // --progress: a progress line even off a terminal
     bool stats_only = false;           // --stats-only: no run.json, no violations.json
     std::string* stats_text = nullptr; // run_cli_stats(): stats.json's text instead of its file
-    // run_cli_stats(): the scenario's text, read once by the caller; `scenario` is still its
-    // name and the directory of the histogram files it names.
-    const std::string* scenario_text = nullptr;
+    // run_cli_stats(): the scenario's text and its histogram files' texts, read once by the
+    // caller; `scenario` is still its name and the directory its histogram files were read
+    // from (a file not among the texts is read from there).
+    const config::ScenarioTexts* scenario_texts = nullptr;
     std::string max_memory;        // --max-memory SIZE (default: 80% of physical memory)
     std::vector<std::string> argv; // as typed, for perf.data's CMDLINE
 };
@@ -135,9 +136,11 @@ std::optional<uint64_t> max_memory(const std::string& cmd, const Args& a) {
 // would need more than `limit` of memory.
 std::optional<config::Scenario> load(const Args& a, uint64_t limit, nlohmann::json& effective,
                                      ResourceEstimate& estimate) {
-    auto r = a.scenario_text
-                 ? config::load_scenario_json(*a.scenario_text, a.sets, a.seed, a.scenario)
-                 : config::load_scenario_file(a.scenario, a.sets, a.seed);
+    config::FileTexts histograms; // a copy: the load adds a file it had to read
+    if (a.scenario_texts) histograms = a.scenario_texts->histograms;
+    auto r = a.scenario_texts ? config::load_scenario_json(a.scenario_texts->scenario, a.sets,
+                                                           a.seed, a.scenario, &histograms)
+                              : config::load_scenario_file(a.scenario, a.sets, a.seed);
     for (const auto& e : r.errors)
         std::cerr << "ringsim: error: " << a.scenario << ": " << e.message() << "\n";
     if (!r.errors.empty())
@@ -623,14 +626,14 @@ int run_cli(int argc, char** argv) {
 }
 
 int run_cli_stats(const std::vector<std::string>& args, std::string& stats,
-                  const std::string* scenario_text) {
+                  const config::ScenarioTexts* scenario_texts) {
     std::set_new_handler(out_of_host_memory);
     return guarded([&]() -> int {
         auto a = command_args("run", args);
         if (!a) return kExitBadInput;
         a->stats_only = true; // the text replaces stats.json, and no other file is wanted
         a->stats_text = &stats;
-        a->scenario_text = scenario_text;
+        a->scenario_texts = scenario_texts;
         return cmd_run(*a);
     });
 }

@@ -1795,13 +1795,14 @@ FileText read_regular_file(const std::string& path, uint64_t limit) {
 // Reads every {"distribution": "empirical", "file": F} of a time_distribution key into
 // "histogram", F relative to the scenario's directory: the effective scenario (run.json's
 // effective_config, what a sweep hashes a point's id from) then holds the bins themselves.
-// A sweep's points still read F anew when they load the text the sweep planned from.
+// Given `files`, F's text comes from there when it holds F, and is added there when read
+// (a sweep's plan collects them, and its points read no file: ScenarioTexts).
 void read_histogram_files(json& v, const std::string& pointer, const std::string& pattern,
-                          const std::string& dir, Errors& errors) {
+                          const std::string& dir, Errors& errors, FileTexts* files) {
     if (v.is_array()) {
         for (size_t i = 0; i < v.size(); ++i)
             read_histogram_files(v[i], pointer + "/" + std::to_string(i), pattern + "/*", dir,
-                                 errors);
+                                 errors, files);
         return;
     }
     if (!v.is_object()) return;
@@ -1809,7 +1810,7 @@ void read_histogram_files(json& v, const std::string& pointer, const std::string
     if (p == nullptr || p->kind != K::time_distribution) {
         for (auto& [name, child] : v.items())
             read_histogram_files(child, pointer + "/" + escape_token(name), pattern + "/" + name,
-                                 dir, errors);
+                                 dir, errors, files);
         return;
     }
     if (!v.contains("file") || v.value("distribution", json()) != "empirical") return;
@@ -1827,14 +1828,20 @@ void read_histogram_files(json& v, const std::string& pointer, const std::string
         return;
     }
     const std::string name = file.get<std::string>();
-    const FileText read =
-        read_regular_file(name[0] == '/' ? name : dir + "/" + name, kMaxScenarioBytes);
+    const std::string path = name[0] == '/' ? name : dir + "/" + name;
+    const auto known = files ? files->find(path) : FileTexts::iterator();
+    FileText read;
+    if (files && known != files->end())
+        read.text = known->second; // as read before, by the plan this load belongs to
+    else
+        read = read_regular_file(path, kMaxScenarioBytes);
     if (read.refused != FileText::Refused::no || read.text.find('\0') != std::string::npos) {
         errors.add(where, expected + ", at most " + format_size(kMaxScenarioBytes),
                    json_text(file) + " (" +
                        (read.refused != FileText::Refused::no ? read.why : "not text") + ")");
         return;
     }
+    if (files) files->emplace(path, read.text);
     const std::string& text = read.text;
     json bins = json::array();
     size_t number = 0;
@@ -1871,14 +1878,15 @@ std::string directory_of(const std::string& origin) {
 
 LoadResult load_document(std::optional<json> doc, Errors errors,
                          const std::vector<std::string>& sets,
-                         std::optional<uint64_t> seed_override, const std::string& origin) {
+                         std::optional<uint64_t> seed_override, const std::string& origin,
+                         FileTexts* files) {
     LoadResult result;
     if (doc) {
         for (const std::string& set : sets)
             apply_set(*doc, set, errors);
         if (seed_override && doc->is_object()) (*doc)["seed"] = *seed_override;
         refuse_cost_distribution_key(*doc, errors);
-        read_histogram_files(*doc, "", "", directory_of(origin), errors);
+        read_histogram_files(*doc, "", "", directory_of(origin), errors, files);
         fill_cpu_clock_rates(*doc);
         if (doc->is_object())
             Validator(errors).members(*doc, "", "");
@@ -1940,11 +1948,12 @@ std::string set_path_to_pointer(const std::string& path) {
 }
 
 LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,
-                              std::optional<uint64_t> seed_override, const std::string& origin) {
+                              std::optional<uint64_t> seed_override, const std::string& origin,
+                              FileTexts* files) {
     try {
         Errors errors;
         auto doc = parse_document(text, origin, errors);
-        return load_document(std::move(doc), std::move(errors), sets, seed_override, origin);
+        return load_document(std::move(doc), std::move(errors), sets, seed_override, origin, files);
     } catch (const std::exception& e) {
         // A bug of ours, not of the scenario; still reported rather than thrown.
         LoadResult result;

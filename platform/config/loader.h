@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -57,9 +58,23 @@ std::optional<std::string> set_path_problem(const std::string& path);
 // What a dotted PATH must look like, for error messages.
 extern const char* const kSetPathExpected;
 
+// The texts of the histogram files a scenario names, by the path they were opened at.
+using FileTexts = std::map<std::string, std::string>;
+
+// A scenario as a sweep planned it: the file's text and those of the histogram files it
+// (and the sweep's overrides) named. A point that loads it reads no file: it runs what its
+// id was hashed from, whatever becomes of the files on disk meanwhile.
+struct ScenarioTexts {
+    std::string scenario;
+    FileTexts histograms;
+};
+
 // The same from text in memory; `origin` names it in a JSON syntax error and is its place:
-// the histogram files it names are read from origin's directory.
+// the histogram files it names are read from origin's directory. Given `files`, a histogram
+// file found there (by the path it would be opened at) is taken from it instead of the
+// disk, and one read from the disk is added to it.
 LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,
-                              std::optional<uint64_t> seed_override, const std::string& origin);
+                              std::optional<uint64_t> seed_override, const std::string& origin,
+                              FileTexts* files = nullptr);
 
 } // namespace ringsim::config

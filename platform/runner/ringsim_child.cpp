@@ -37,14 +37,15 @@ Job ringsim_job(std::vector<std::string> args, std::filesystem::path dir, double
 }
 
 Job ringsim_stats_job(std::vector<std::string> run_args, std::filesystem::path dir,
-                      double timeout_s, std::shared_ptr<const std::string> scenario_text) {
+                      double timeout_s,
+                      std::shared_ptr<const config::ScenarioTexts> scenario_texts) {
     std::vector<std::string> named = run_args; // as run_cli_stats runs it
     named.insert(named.begin(), "run");
     named.push_back("--stats-only");
-    return reusable_job(named, std::move(dir), timeout_s, [run_args, scenario_text] {
+    return reusable_job(named, std::move(dir), timeout_s, [run_args, scenario_texts] {
         fresh_systemc();
         std::string stats;
-        const int code = run_cli_stats(run_args, stats, scenario_text.get());
+        const int code = run_cli_stats(run_args, stats, scenario_texts.get());
         if (code == 0) answer(std::move(stats));
         return code;
     });

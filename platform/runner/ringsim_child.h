@@ -4,6 +4,7 @@
 // neither exec and dynamic linking, nor a fork and the first touches of its memory.
 #pragma once
 
+#include "platform/config/loader.h"
 #include "platform/runner/process_pool.h"
 
 #include <memory>
@@ -14,9 +15,10 @@ namespace ringsim::platform::runner {
 Job ringsim_job(std::vector<std::string> args, std::filesystem::path dir, double timeout_s = 0);
 // The job `ringsim run RUN_ARGS... --stats-only`, whose stats.json comes back as the text of
 // ChildStatus::answer instead of a file in --out (run_cli_stats): a sweep's point. Given
-// `scenario_text`, the run takes its scenario from it instead of the file RUN_ARGS name.
+// `scenario_texts`, the run takes its scenario and histogram files from them instead of the
+// files RUN_ARGS name.
 Job ringsim_stats_job(std::vector<std::string> run_args, std::filesystem::path dir,
                       double timeout_s = 0,
-                      std::shared_ptr<const std::string> scenario_text = nullptr);
+                      std::shared_ptr<const config::ScenarioTexts> scenario_texts = nullptr);
 
 } // namespace ringsim::platform::runner

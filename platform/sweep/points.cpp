@@ -94,8 +94,9 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
     }
     Plan plan;
     plan.replicates = spec.replicates;
-    plan.scenario_text = std::make_shared<const std::string>(std::move(*text));
-    const std::string& scenario_text = *plan.scenario_text;
+    config::ScenarioTexts planned; // the histogram files every point's load reads join it
+    planned.scenario = std::move(*text);
+    const std::string& scenario_text = planned.scenario;
     std::set<std::string> messages;
     size_t more_errors = 0;
     std::map<std::string, size_t> by_id;
@@ -112,8 +113,8 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
         }
         std::vector<std::string> sets = spec.sets;
         sets.insert(sets.end(), p.sets.begin(), p.sets.end());
-        const auto load =
-            config::load_scenario_json(scenario_text, sets, std::nullopt, spec.scenario);
+        const auto load = config::load_scenario_json(scenario_text, sets, std::nullopt,
+                                                     spec.scenario, &planned.histograms);
         if (!load.errors.empty()) {
             for (const auto& e : load.errors) {
                 const config::ConfigError where = locate(e, spec, p);
@@ -160,6 +161,7 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
         result.errors.push_back(
             {"/scenario", "no more errors", std::to_string(more_errors) + " more, not shown"});
     if (!result.errors.empty()) return result;
+    plan.scenario = std::make_shared<const config::ScenarioTexts>(std::move(planned));
     plan.metrics = spec.metrics.empty() ? default_metrics(aux) : spec.metrics;
     if (spec.target && spec.metrics.empty() &&
         std::find(plan.metrics.begin(), plan.metrics.end(), spec.target->metric) ==

@@ -30,9 +30,10 @@ struct Plan {
     std::vector<std::string> metrics; // the spec's, or the defaults
     std::string spec_hash;            // 16 hex digits: the points, replicates, seed, metrics
     uint64_t replicates = 1;
-    // The scenario file's text as planned: every point runs it, so that an edit to the file
-    // during the sweep cannot run under ids hashed from the text before it.
-    std::shared_ptr<const std::string> scenario_text;
+    // The scenario file's text and its histogram files' as planned: every point runs them,
+    // so that an edit to a file during the sweep cannot run under ids hashed from the text
+    // before it.
+    std::shared_ptr<const config::ScenarioTexts> scenario;
     // (point, replicate) pairs are the units of work: item k is point k / replicates,
     // replicate k % replicates; shard I of N runs the items with k % N == I.
     uint64_t items() const { return uint64_t(points.size()) * replicates; }

@@ -15,6 +15,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace ringsim::platform::sweep;
@@ -156,13 +157,14 @@ TEST_F(SpecTest, ThePlanKeepsTheScenarioTextItsIdsCameFrom) {
     const SweepSpec s = spec({{"axes", {{{"path", "session.data_pages"}, {"values", {8, 16}}}}}});
     const auto planned = plan_sweep(s);
     ASSERT_TRUE(planned.plan);
-    ASSERT_TRUE(planned.plan->scenario_text);
+    ASSERT_TRUE(planned.plan->scenario);
     std::stringstream file;
     file << std::ifstream(dir / "base.json").rdbuf();
-    EXPECT_EQ(*planned.plan->scenario_text, file.str());
+    EXPECT_EQ(planned.plan->scenario->scenario, file.str());
+    EXPECT_TRUE(planned.plan->scenario->histograms.empty()); // it names none
 
     std::ofstream(dir / "base.json") << "{}"; // edited after planning
-    EXPECT_EQ(*planned.plan->scenario_text, file.str());
+    EXPECT_EQ(planned.plan->scenario->scenario, file.str());
     fs::remove(dir / "base.json");
     fs::create_directory(dir / "base.json");
     const auto refused = plan_sweep(s);
@@ -170,6 +172,39 @@ TEST_F(SpecTest, ThePlanKeepsTheScenarioTextItsIdsCameFrom) {
     ASSERT_EQ(refused.errors.size(), 1u);
     EXPECT_EQ(refused.errors[0].message(), "/scenario: expected a regular scenario file, found " +
                                                (dir / "base.json").string() + " (a directory)");
+}
+
+// The plan keeps the texts of the histogram files its points' loads read too, each by the
+// path it was opened at, for the points to run: an axis over such files plans each file.
+TEST_F(SpecTest, ThePlanKeepsTheHistogramFilesItsIdsCameFrom) {
+    std::ofstream(dir / "a.csv") << "20us,5\n40us,1\n";
+    std::ofstream(dir / "b.csv") << "# the slow one\n200us,1\n";
+    json base = json::parse(std::ifstream(dir / "base.json"));
+    base["consumer"]["wakeup_latency"] = {{"distribution", "empirical"}, {"file", "a.csv"}};
+    std::ofstream(dir / "base.json") << base.dump();
+    const json axis = {{"path", "consumer.wakeup_latency"},
+                       {"values",
+                        {{{"distribution", "empirical"}, {"file", "a.csv"}},
+                         {{"distribution", "empirical"}, {"file", "b.csv"}}}}};
+    const auto planned = plan_sweep(spec({{"axes", {axis}}}));
+    ASSERT_TRUE(planned.plan) << (planned.errors.empty() ? "" : planned.errors[0].message());
+    ASSERT_EQ(planned.plan->points.size(), 2u);
+    EXPECT_NE(planned.plan->points[0].id, planned.plan->points[1].id);
+    const auto& files = planned.plan->scenario->histograms;
+    ASSERT_EQ(files.size(), 2u);
+    std::map<std::string, std::string> by_name;
+    for (const auto& [path, text] : files)
+        by_name[fs::path(path).filename().string()] = text;
+    EXPECT_EQ(by_name["a.csv"], "20us,5\n40us,1\n");
+    EXPECT_EQ(by_name["b.csv"], "# the slow one\n200us,1\n");
+
+    // What the points run is what was planned: a plan made after the edit has other ids.
+    std::ofstream(dir / "a.csv") << "900us,1\n";
+    EXPECT_EQ(files.begin()->second, "20us,5\n40us,1\n");
+    const auto replanned = plan_sweep(spec({{"axes", {axis}}}));
+    ASSERT_TRUE(replanned.plan);
+    EXPECT_NE(replanned.plan->points[0].id, planned.plan->points[0].id);
+    EXPECT_EQ(replanned.plan->points[1].id, planned.plan->points[1].id);
 }
 
 TEST_F(SpecTest, DefaultMetricsAreTheLossFigures) {

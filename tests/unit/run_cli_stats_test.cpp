@@ -72,7 +72,7 @@ TEST(RunCliStats, RunsTheScenarioTextItIsGivenInsteadOfTheFile) {
     fs::remove_all(base);
     std::stringstream file;
     file << std::ifstream(std::string(RINGSIM_SOURCE_DIR) + "/scenarios/quickstart.json").rdbuf();
-    const std::string scenario = file.str();
+    const ringsim::config::ScenarioTexts scenario{file.str(), {}};
 
     std::string from_file;
     ringsim::platform::fresh_systemc();
@@ -85,13 +85,13 @@ TEST(RunCliStats, RunsTheScenarioTextItIsGivenInsteadOfTheFile) {
     ASSERT_EQ(ringsim::platform::run_cli_stats(args, given, &scenario), 0);
     EXPECT_EQ(nlohmann::json::parse(given), nlohmann::json::parse(from_file));
 
-    // A sweep's point: the job hands the text to its worker's run, and the stats come back.
+    // A sweep's point: the job hands the texts to its worker's run, and the stats come back.
     std::vector<runner::ChildStatus> status(1);
     runner::run_pool(
         1, 1,
         [&](size_t) {
-            return runner::ringsim_stats_job(args, {}, 0,
-                                             std::make_shared<const std::string>(scenario));
+            return runner::ringsim_stats_job(
+                args, {}, 0, std::make_shared<const ringsim::config::ScenarioTexts>(scenario));
         },
         [&](size_t, const runner::ChildStatus& s) {
             status[0] = s;
@@ -100,21 +100,73 @@ TEST(RunCliStats, RunsTheScenarioTextItIsGivenInsteadOfTheFile) {
     ASSERT_TRUE(status[0].ok()) << status[0].describe() << status[0].said;
     EXPECT_EQ(nlohmann::json::parse(status[0].answer), nlohmann::json::parse(from_file));
 
-    // The name is the scenario's place too: a histogram file it names is read beside it.
+    // The name is the scenario's place too: a histogram file it names and the texts do not
+    // hold is read beside it.
     fs::create_directories(base);
     std::ofstream(base / "lat.csv") << "20us,5\n40us,1\n";
-    nlohmann::json with_file = nlohmann::json::parse(scenario);
+    nlohmann::json with_file = nlohmann::json::parse(scenario.scenario);
     with_file["consumer"]["wakeup_latency"] = {{"distribution", "empirical"}, {"file", "lat.csv"}};
-    const std::string text = with_file.dump();
+    const ringsim::config::ScenarioTexts text{with_file.dump(), {}};
     ringsim::platform::fresh_systemc();
     EXPECT_EQ(ringsim::platform::run_cli_stats(args, given, &text), 0);
 
-    const std::string bad = R"({"duration": "1ms", "session": {"data_pages": 3}})";
+    const ringsim::config::ScenarioTexts bad{R"({"duration": "1ms", "session": {"data_pages": 3}})",
+                                             {}};
     testing::internal::CaptureStderr();
     ringsim::platform::fresh_systemc();
     EXPECT_EQ(ringsim::platform::run_cli_stats(args, given, &bad), 2);
     const std::string said = testing::internal::GetCapturedStderr();
     EXPECT_NE(said.find(args[0] + ": /session/data_pages: expected"), std::string::npos) << said;
+}
+
+// A histogram file among the texts is taken from them, not from the disk: a sweep's point
+// runs the bins its id was hashed from though the file changed or went after the plan.
+TEST(RunCliStats, TakesAHistogramFileFromTheTextsItIsGiven) {
+    const fs::path base = fs::path(::testing::TempDir()) / "run-cli-stats-histogram";
+    fs::remove_all(base);
+    fs::create_directories(base);
+    std::stringstream file;
+    file << std::ifstream(std::string(RINGSIM_SOURCE_DIR) + "/scenarios/quickstart.json").rdbuf();
+    nlohmann::json doc = nlohmann::json::parse(file.str());
+    doc["consumer"]["tail_update"] = "per_record"; // a reader that charges each record
+    doc["consumer"]["per_record_cost"] = {{"distribution", "empirical"}, {"file", "cost.csv"}};
+    std::vector<std::string> args = quickstart(base / "out");
+    args[0] = (base / "scenario.json").string();
+    args.insert(args.end(), {"--set", "duration=100ms"}); // long enough for the cost to show
+
+    const std::string bins = "1us,5\n2us,1\n";
+    std::ofstream(base / "cost.csv") << bins;
+    const ringsim::config::ScenarioTexts on_disk{doc.dump(), {}};
+    std::string from_disk;
+    ringsim::platform::fresh_systemc();
+    ASSERT_EQ(ringsim::platform::run_cli_stats(args, from_disk, &on_disk), 0);
+
+    // Edited after the plan, to a cost that loses records: the disk's bins would show.
+    std::ofstream(base / "cost.csv") << "900us,1\n";
+    std::string edited;
+    ringsim::platform::fresh_systemc();
+    ASSERT_EQ(ringsim::platform::run_cli_stats(args, edited, &on_disk), 0);
+    ASSERT_NE(nlohmann::json::parse(edited), nlohmann::json::parse(from_disk));
+
+    ringsim::config::ScenarioTexts planned{doc.dump(), {{(base / "cost.csv").string(), bins}}};
+    std::string from_texts;
+    ringsim::platform::fresh_systemc();
+    ASSERT_EQ(ringsim::platform::run_cli_stats(args, from_texts, &planned), 0);
+    EXPECT_EQ(nlohmann::json::parse(from_texts), nlohmann::json::parse(from_disk));
+
+    fs::remove(base / "cost.csv"); // gone after the plan
+    ringsim::platform::fresh_systemc();
+    ASSERT_EQ(ringsim::platform::run_cli_stats(args, from_texts, &planned), 0);
+    EXPECT_EQ(nlohmann::json::parse(from_texts), nlohmann::json::parse(from_disk));
+
+    // Without the texts the run reads the disk: the file is gone, the scenario is refused.
+    testing::internal::CaptureStderr();
+    ringsim::platform::fresh_systemc();
+    EXPECT_EQ(ringsim::platform::run_cli_stats(args, from_texts, &on_disk), 2);
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find("/consumer/per_record_cost/file: expected a readable histogram file"),
+              std::string::npos)
+        << said;
 }
 
 // A bad scenario key exits 2 and gives no statistics, as `ringsim run` does.
