@@ -248,7 +248,7 @@ OrderingEngine::PendingLoad& OrderingEngine::add_load(const OpRecord& op, Picos 
 
 void OrderingEngine::resolve(PendingLoad& l) {
     const OpRecord& op = l.op;
-    if (l.bytes.size() < op.size) l.bytes.resize(op.size); // a recycled node's may be larger
+    if (l.bytes.size() < op.size) l.bytes.resize(op.size); // a reused slot's may be larger
     m_mem.read(op.addr, l.bytes.data(), op.size);
     const Piece whole{0, op.size, op.issue, op.perform};
     const Piece* pieces = l.pieces.empty() ? &whole : l.pieces.data();
@@ -313,13 +313,13 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
         if (now < l.op.perform) throw ModelError("a load was read before it performed");
         resolve(l);
     }
-    std::memcpy(dst, l.bytes.data(), l.op.size);
-    if (sources) sources->swap(l.sources); // the node keeps the caller's old capacity
+    PhysicalMemory::copy(dst, l.bytes.data(), l.op.size);
+    if (sources) sources->swap(l.sources); // the slot keeps the caller's old capacity
     for (OpObserver* o : m_observers)
         o->on_op(l.op);
     const Picos performed = l.op.perform;
     // The slot is reused by a later load; a large copy's buffers are not kept for it.
-    if (l.bytes.capacity() > kKeptLoadBytes) std::vector<uint8_t>().swap(l.bytes);
+    drop_large_bytes(l.bytes);
     if (l.pieces.capacity() > kKeptLoadBytes / kCacheLine) std::vector<Piece>().swap(l.pieces);
     if (l.sources.capacity() > kKeptLoadBytes / kCacheLine)
         std::vector<ByteSource>().swap(l.sources);
@@ -535,6 +535,7 @@ bool OrderingEngine::cancel_store(uint64_t seq, Picos resolved_at) {
     const size_t at = history_index(op->perform, seq);
     if (at == m_history.size() || m_history[at].op.seq != seq)
         throw ModelError("a store performing after its branch resolved was already merged");
+    drop_large_bytes(m_history[at].bytes);
     m_history.erase_at(at);
     return true;
 }
@@ -553,6 +554,7 @@ void OrderingEngine::retire(Picos now, Picos keep_from) {
         const PendingStore& s = m_history.front();
         m_mem.write(s.op.addr, s.bytes.data(), s.op.size);
         if (!m_observers.empty()) note_written(s.op.addr, s.op.size, s.op.seq);
+        drop_large_bytes(m_history.front().bytes);
         m_history.pop_front();
     }
 }

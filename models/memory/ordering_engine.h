@@ -218,9 +218,14 @@ private:
     // Under sc a store goes straight to memory unless a pending copy reads its bytes or
     // older stores wait in the history.
     bool pending_load_overlaps(Addr addr, uint64_t n) const;
-    FlatRing<PendingLoad> m_loads;                      // by seq: issued in its order, read in any
-    static constexpr size_t kKeptLoadBytes = 64 * 1024; // a recycled load keeps at most this
-    // A new pending load for `op` (a reused slot: every field is set here).
+    FlatRing<PendingLoad> m_loads; // by seq: issued in its order, read in any
+    // A slot, reused by a later load or store, keeps a buffer of at most this capacity.
+    static constexpr size_t kKeptLoadBytes = 64 * 1024;
+    static void drop_large_bytes(std::vector<uint8_t>& bytes) {
+        if (bytes.capacity() > kKeptLoadBytes) std::vector<uint8_t>().swap(bytes);
+    }
+    // A new pending load for `op` (a reused slot: every field is set here but `bytes`,
+    // which resolve() sizes).
     PendingLoad& add_load(const OpRecord& op, Picos first_perform);
     // resolve()'s scratch: the stores that reach each piece of the load.
     struct Hit {

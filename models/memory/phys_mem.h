@@ -19,8 +19,16 @@ public:
     Addr allocate(const std::string& name, uint64_t size, uint64_t align);
 
     // Inline: the engine copies every access through these.
-    void read(Addr addr, uint8_t* dst, uint64_t n) const { std::memcpy(dst, host(addr, n), n); }
-    void write(Addr addr, const uint8_t* src, uint64_t n) { std::memcpy(host(addr, n), src, n); }
+    void read(Addr addr, uint8_t* dst, uint64_t n) const { copy(dst, host(addr, n), n); }
+    void write(Addr addr, const uint8_t* src, uint64_t n) { copy(host(addr, n), src, n); }
+    // Most accesses are a u64 of a control page or a record header: a constant size is a
+    // move, where any other size is a call of memcpy.
+    static void copy(uint8_t* dst, const uint8_t* src, uint64_t n) {
+        if (n == 8)
+            std::memcpy(dst, src, 8);
+        else
+            std::memcpy(dst, src, n);
+    }
     uint64_t read_u64(Addr addr) const;
 
 private:
