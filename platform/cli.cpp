@@ -136,11 +136,10 @@ std::optional<uint64_t> max_memory(const std::string& cmd, const Args& a) {
 // would need more than `limit` of memory.
 std::optional<config::Scenario> load(const Args& a, uint64_t limit, nlohmann::json& effective,
                                      ResourceEstimate& estimate) {
-    config::FileTexts histograms; // a copy: the load adds a file it had to read
-    if (a.scenario_texts) histograms = a.scenario_texts->histograms;
-    auto r = a.scenario_texts ? config::load_scenario_json(a.scenario_texts->scenario, a.sets,
-                                                           a.seed, a.scenario, &histograms)
-                              : config::load_scenario_file(a.scenario, a.sets, a.seed);
+    auto r = a.scenario_texts
+                 ? config::load_scenario_json(a.scenario_texts->scenario, a.sets, a.seed,
+                                              a.scenario, &a.scenario_texts->histograms)
+                 : config::load_scenario_file(a.scenario, a.sets, a.seed);
     for (const auto& e : r.errors)
         std::cerr << "ringsim: error: " << a.scenario << ": " << e.message() << "\n";
     if (!r.errors.empty())

@@ -2,10 +2,12 @@
 // Exit codes: 0 success, 2 bad input (scenario, override or flag), 3 model error.
 #pragma once
 
-#include "platform/config/loader.h"
-
 #include <string>
 #include <vector>
+
+namespace ringsim::config {
+struct ScenarioTexts; // config/loader.h
+} // namespace ringsim::config
 
 namespace ringsim::platform {
 

@@ -1795,14 +1795,15 @@ FileText read_regular_file(const std::string& path, uint64_t limit) {
 // Reads every {"distribution": "empirical", "file": F} of a time_distribution key into
 // "histogram", F relative to the scenario's directory: the effective scenario (run.json's
 // effective_config, what a sweep hashes a point's id from) then holds the bins themselves.
-// Given `files`, F's text comes from there when it holds F, and is added there when read
-// (a sweep's plan collects them, and its points read no file: ScenarioTexts).
+// F's text comes from `planned` when it holds F, else from the disk and is then added to
+// `read` (a sweep's plan collects them there, and its points read no file: ScenarioTexts).
 void read_histogram_files(json& v, const std::string& pointer, const std::string& pattern,
-                          const std::string& dir, Errors& errors, FileTexts* files) {
+                          const std::string& dir, Errors& errors, const FileTexts* planned,
+                          FileTexts* read) {
     if (v.is_array()) {
         for (size_t i = 0; i < v.size(); ++i)
             read_histogram_files(v[i], pointer + "/" + std::to_string(i), pattern + "/*", dir,
-                                 errors, files);
+                                 errors, planned, read);
         return;
     }
     if (!v.is_object()) return;
@@ -1810,7 +1811,7 @@ void read_histogram_files(json& v, const std::string& pointer, const std::string
     if (p == nullptr || p->kind != K::time_distribution) {
         for (auto& [name, child] : v.items())
             read_histogram_files(child, pointer + "/" + escape_token(name), pattern + "/" + name,
-                                 dir, errors, files);
+                                 dir, errors, planned, read);
         return;
     }
     if (!v.contains("file") || v.value("distribution", json()) != "empirical") return;
@@ -1829,20 +1830,21 @@ void read_histogram_files(json& v, const std::string& pointer, const std::string
     }
     const std::string name = file.get<std::string>();
     const std::string path = name[0] == '/' ? name : dir + "/" + name;
-    const auto known = files ? files->find(path) : FileTexts::iterator();
-    FileText read;
-    if (files && known != files->end())
-        read.text = known->second; // as read before, by the plan this load belongs to
-    else
-        read = read_regular_file(path, kMaxScenarioBytes);
-    if (read.refused != FileText::Refused::no || read.text.find('\0') != std::string::npos) {
-        errors.add(where, expected + ", at most " + format_size(kMaxScenarioBytes),
-                   json_text(file) + " (" +
-                       (read.refused != FileText::Refused::no ? read.why : "not text") + ")");
-        return;
+    FileText disk;
+    const FileTexts::const_iterator known =
+        planned ? planned->find(path) : FileTexts::const_iterator();
+    if (!planned || known == planned->end()) {
+        disk = read_regular_file(path, kMaxScenarioBytes);
+        if (disk.refused != FileText::Refused::no || disk.text.find('\0') != std::string::npos) {
+            errors.add(where, expected + ", at most " + format_size(kMaxScenarioBytes),
+                       json_text(file) + " (" +
+                           (disk.refused != FileText::Refused::no ? disk.why : "not text") + ")");
+            return;
+        }
+        if (read) read->try_emplace(path, disk.text);
     }
-    if (files) files->emplace(path, read.text);
-    const std::string& text = read.text;
+    // As the plan this load belongs to read it, or as read just now.
+    const std::string& text = planned && known != planned->end() ? known->second : disk.text;
     json bins = json::array();
     size_t number = 0;
     for (size_t at = 0; at < text.size();) {
@@ -1879,14 +1881,14 @@ std::string directory_of(const std::string& origin) {
 LoadResult load_document(std::optional<json> doc, Errors errors,
                          const std::vector<std::string>& sets,
                          std::optional<uint64_t> seed_override, const std::string& origin,
-                         FileTexts* files) {
+                         const FileTexts* planned, FileTexts* read) {
     LoadResult result;
     if (doc) {
         for (const std::string& set : sets)
             apply_set(*doc, set, errors);
         if (seed_override && doc->is_object()) (*doc)["seed"] = *seed_override;
         refuse_cost_distribution_key(*doc, errors);
-        read_histogram_files(*doc, "", "", directory_of(origin), errors, files);
+        read_histogram_files(*doc, "", "", directory_of(origin), errors, planned, read);
         fill_cpu_clock_rates(*doc);
         if (doc->is_object())
             Validator(errors).members(*doc, "", "");
@@ -1949,11 +1951,12 @@ std::string set_path_to_pointer(const std::string& path) {
 
 LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override, const std::string& origin,
-                              FileTexts* files) {
+                              const FileTexts* planned, FileTexts* read) {
     try {
         Errors errors;
         auto doc = parse_document(text, origin, errors);
-        return load_document(std::move(doc), std::move(errors), sets, seed_override, origin, files);
+        return load_document(std::move(doc), std::move(errors), sets, seed_override, origin,
+                             planned, read);
     } catch (const std::exception& e) {
         // A bug of ours, not of the scenario; still reported rather than thrown.
         LoadResult result;

@@ -70,11 +70,11 @@ struct ScenarioTexts {
 };
 
 // The same from text in memory; `origin` names it in a JSON syntax error and is its place:
-// the histogram files it names are read from origin's directory. Given `files`, a histogram
-// file found there (by the path it would be opened at) is taken from it instead of the
-// disk, and one read from the disk is added to it.
+// the histogram files it names are read from origin's directory. A histogram file found in
+// `planned` (by the path it would be opened at) is taken from there instead of the disk; one
+// read from the disk is added to `read`.
 LoadResult load_scenario_json(const std::string& text, const std::vector<std::string>& sets,
                               std::optional<uint64_t> seed_override, const std::string& origin,
-                              FileTexts* files = nullptr);
+                              const FileTexts* planned = nullptr, FileTexts* read = nullptr);
 
 } // namespace ringsim::config

@@ -4,10 +4,13 @@
 // neither exec and dynamic linking, nor a fork and the first touches of its memory.
 #pragma once
 
-#include "platform/config/loader.h"
 #include "platform/runner/process_pool.h"
 
 #include <memory>
+
+namespace ringsim::config {
+struct ScenarioTexts; // config/loader.h
+} // namespace ringsim::config
 
 namespace ringsim::platform::runner {
 

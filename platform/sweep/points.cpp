@@ -114,7 +114,7 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
         std::vector<std::string> sets = spec.sets;
         sets.insert(sets.end(), p.sets.begin(), p.sets.end());
         const auto load = config::load_scenario_json(scenario_text, sets, std::nullopt,
-                                                     spec.scenario, &planned.histograms);
+                                                     spec.scenario, nullptr, &planned.histograms);
         if (!load.errors.empty()) {
             for (const auto& e : load.errors) {
                 const config::ConfigError where = locate(e, spec, p);
@@ -161,7 +161,7 @@ PlanLoad plan_sweep(const SweepSpec& spec) {
         result.errors.push_back(
             {"/scenario", "no more errors", std::to_string(more_errors) + " more, not shown"});
     if (!result.errors.empty()) return result;
-    plan.scenario = std::make_shared<const config::ScenarioTexts>(std::move(planned));
+    plan.scenario_texts = std::make_shared<const config::ScenarioTexts>(std::move(planned));
     plan.metrics = spec.metrics.empty() ? default_metrics(aux) : spec.metrics;
     if (spec.target && spec.metrics.empty() &&
         std::find(plan.metrics.begin(), plan.metrics.end(), spec.target->metric) ==

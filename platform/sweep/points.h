@@ -5,6 +5,7 @@
 // from the spec's seed, the point's id and the replicate index only.
 #pragma once
 
+#include "platform/config/loader.h"
 #include "platform/sweep/spec.h"
 
 #include <nlohmann/json.hpp>
@@ -33,7 +34,7 @@ struct Plan {
     // The scenario file's text and its histogram files' as planned: every point runs them,
     // so that an edit to a file during the sweep cannot run under ids hashed from the text
     // before it.
-    std::shared_ptr<const config::ScenarioTexts> scenario;
+    std::shared_ptr<const config::ScenarioTexts> scenario_texts;
     // (point, replicate) pairs are the units of work: item k is point k / replicates,
     // replicate k % replicates; shard I of N runs the items with k % N == I.
     uint64_t items() const { return uint64_t(points.size()) * replicates; }

@@ -343,7 +343,7 @@ int run_sweep(const SweepArgs& a) {
         if (s.series) args.insert(args.end(), {"--series", s.series->interval});
         // No directory for the job: its stderr comes back in memory, and the run makes --out
         // only for series.csv.
-        return runner::ringsim_stats_job(std::move(args), {}, a.timeout, plan.scenario);
+        return runner::ringsim_stats_job(std::move(args), {}, a.timeout, plan.scenario_texts);
     };
     const auto on_done = [&](size_t i, const runner::ChildStatus& status) {
         const Point& p = point_of(i);

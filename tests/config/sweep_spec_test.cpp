@@ -157,14 +157,14 @@ TEST_F(SpecTest, ThePlanKeepsTheScenarioTextItsIdsCameFrom) {
     const SweepSpec s = spec({{"axes", {{{"path", "session.data_pages"}, {"values", {8, 16}}}}}});
     const auto planned = plan_sweep(s);
     ASSERT_TRUE(planned.plan);
-    ASSERT_TRUE(planned.plan->scenario);
+    ASSERT_TRUE(planned.plan->scenario_texts);
     std::stringstream file;
     file << std::ifstream(dir / "base.json").rdbuf();
-    EXPECT_EQ(planned.plan->scenario->scenario, file.str());
-    EXPECT_TRUE(planned.plan->scenario->histograms.empty()); // it names none
+    EXPECT_EQ(planned.plan->scenario_texts->scenario, file.str());
+    EXPECT_TRUE(planned.plan->scenario_texts->histograms.empty()); // it names none
 
     std::ofstream(dir / "base.json") << "{}"; // edited after planning
-    EXPECT_EQ(planned.plan->scenario->scenario, file.str());
+    EXPECT_EQ(planned.plan->scenario_texts->scenario, file.str());
     fs::remove(dir / "base.json");
     fs::create_directory(dir / "base.json");
     const auto refused = plan_sweep(s);
@@ -190,7 +190,7 @@ TEST_F(SpecTest, ThePlanKeepsTheHistogramFilesItsIdsCameFrom) {
     ASSERT_TRUE(planned.plan) << (planned.errors.empty() ? "" : planned.errors[0].message());
     ASSERT_EQ(planned.plan->points.size(), 2u);
     EXPECT_NE(planned.plan->points[0].id, planned.plan->points[1].id);
-    const auto& files = planned.plan->scenario->histograms;
+    const auto& files = planned.plan->scenario_texts->histograms;
     ASSERT_EQ(files.size(), 2u);
     std::map<std::string, std::string> by_name;
     for (const auto& [path, text] : files)

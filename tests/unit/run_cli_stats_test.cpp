@@ -1,7 +1,10 @@
 // run_cli_stats() (platform/cli.h), what a sweep's point runs in its worker: the statistics of
 // `ringsim run --stats-only` as text, and no file in --out unless --series writes one there.
 #include "platform/cli.h"
+#include "platform/config/loader.h"
 #include "platform/runner/ringsim_child.h"
+#include "platform/sweep/points.h"
+#include "platform/sweep/spec.h"
 #include "platform/systemc_kernel.h"
 
 #include <gtest/gtest.h>
@@ -167,6 +170,49 @@ TEST(RunCliStats, TakesAHistogramFileFromTheTextsItIsGiven) {
     EXPECT_NE(said.find("/consumer/per_record_cost/file: expected a readable histogram file"),
               std::string::npos)
         << said;
+}
+
+// A sweep's plan and its points meet on the path a histogram file is opened at: a point built
+// as the sweep builds it (the spec's scenario name, its --set values) finds every file the
+// plan read among the plan's texts, and runs with the file gone from the disk.
+TEST(RunCliStats, APointFindsTheHistogramFilesItsPlanRead) {
+    namespace sweep = ringsim::platform::sweep;
+    const fs::path base = fs::path(::testing::TempDir()) / "run-cli-stats-plan";
+    fs::remove_all(base);
+    fs::create_directories(base / "scenarios");
+    std::stringstream file;
+    file << std::ifstream(std::string(RINGSIM_SOURCE_DIR) + "/scenarios/quickstart.json").rdbuf();
+    nlohmann::json doc = nlohmann::json::parse(file.str());
+    doc["duration"] = "2ms";
+    doc["consumer"]["wakeup_latency"] = {{"distribution", "empirical"}, {"file", "lat.csv"}};
+    std::ofstream(base / "scenarios" / "s.json") << doc.dump();
+    std::ofstream(base / "scenarios" / "lat.csv") << "20us,5\n40us,1\n";
+    std::ofstream(base / "scenarios" / "other.csv") << "30us,1\n";
+    const nlohmann::json spec = {{"scenario", "scenarios/s.json"},
+                                 {"axes",
+                                  {{{"path", "consumer.wakeup_latency"},
+                                    {"values",
+                                     {{{"distribution", "empirical"}, {"file", "lat.csv"}},
+                                      {{"distribution", "empirical"}, {"file", "other.csv"}}}}}}}};
+    std::ofstream(base / "spec.json") << spec.dump();
+    const auto loaded = sweep::load_sweep_spec((base / "spec.json").string(), {});
+    ASSERT_TRUE(loaded.spec) << loaded.errors.at(0).message();
+    const auto planned = sweep::plan_sweep(*loaded.spec);
+    ASSERT_TRUE(planned.plan) << planned.errors.at(0).message();
+    ASSERT_EQ(planned.plan->scenario_texts->histograms.size(), 2u);
+    fs::remove(base / "scenarios" / "lat.csv");
+    fs::remove(base / "scenarios" / "other.csv");
+    for (const sweep::Point& p : planned.plan->points) {
+        std::vector<std::string> args = {loaded.spec->scenario, "--out", (base / "out").string()};
+        for (const auto* sets : {&loaded.spec->sets, &p.sets})
+            for (const std::string& set : *sets)
+                args.insert(args.end(), {"--set", set});
+        std::string stats;
+        ringsim::platform::fresh_systemc();
+        EXPECT_EQ(ringsim::platform::run_cli_stats(args, stats, planned.plan->scenario_texts.get()),
+                  0)
+            << p.sets.at(0);
+    }
 }
 
 // A bad scenario key exits 2 and gives no statistics, as `ringsim run` does.
