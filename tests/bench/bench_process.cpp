@@ -306,6 +306,9 @@ std::string component_of(const SelfCost& c) {
 
 std::string function_of(const SelfCost& c) {
     std::string f = c.function;
+    // An anonymous namespace's name holds a '(' that is not the argument list's: it goes first.
+    for (size_t at; (at = f.find("(anonymous namespace)::")) != std::string::npos;)
+        f.erase(at, std::string("(anonymous namespace)::").size());
     // The argument list: from the first '(' that is not operator()'s own.
     size_t from = 0;
     if (const size_t op = f.find("operator()"); op != std::string::npos) from = op + 10;

@@ -56,3 +56,20 @@ TEST(BenchProfile, InlinedCodeCountsForItsFunctionsHome) {
     ASSERT_EQ(by.size(), 1u);
     EXPECT_DOUBLE_EQ(by.at("models/check"), 100);
 }
+
+// A function's row is its name without namespaces and arguments, and its file: an anonymous
+// namespace's parentheses are not taken for the argument list (its row had been empty).
+TEST(BenchProfile, FunctionRowsAreNamedWithoutNamespacesOrArguments) {
+    EXPECT_EQ(function_of(cost("/w/models/common/sim_wait.cpp",
+                               "ringsim::models::(anonymous namespace)::WakeQueue::file(unsigned "
+                               "long, ringsim::models::(anonymous namespace)::WakeQueue::Waiter*)",
+                               "/b/ringsim")),
+              "WakeQueue::file (sim_wait.cpp)");
+    EXPECT_EQ(
+        function_of(cost("/w/models/memory/ordering_engine.cpp",
+                         "ringsim::models::OrderingEngine::store(unsigned int, unsigned long)",
+                         "/b/ringsim")),
+        "OrderingEngine::store (ordering_engine.cpp)");
+    EXPECT_EQ(function_of(cost("???", "sc_core::sc_event::trigger()", "/lib/libsystemc.so")),
+              "sc_core::sc_event::trigger");
+}
