@@ -11,6 +11,8 @@
 // at once.
 #pragma once
 
+#include "models/common/index_bisect.h"
+
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -54,15 +56,7 @@ public:
     }
     // The first index whose element is not less than `key` under less(element, key).
     template <class K, class Less> size_t lower_bound(const K& key, Less less) const {
-        size_t lo = 0, hi = m_n;
-        while (lo < hi) {
-            const size_t mid = lo + (hi - lo) / 2;
-            if (less((*this)[mid], key))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return lo;
+        return lower_bound_index(*this, key, less);
     }
 
 private:

@@ -319,10 +319,9 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
         o->on_op(l.op);
     const Picos performed = l.op.perform;
     // The slot is reused by a later load; a large copy's buffers are not kept for it.
-    drop_large_bytes(l.bytes);
-    if (l.pieces.capacity() > kKeptLoadBytes / kCacheLine) std::vector<Piece>().swap(l.pieces);
-    if (l.sources.capacity() > kKeptLoadBytes / kCacheLine)
-        std::vector<ByteSource>().swap(l.sources);
+    keep_at_most(l.bytes, kKeptSlotBytes);
+    keep_at_most(l.pieces, kKeptSlotBytes / kCacheLine);
+    keep_at_most(l.sources, kKeptSlotBytes / kCacheLine);
     m_loads.erase_at(at);
     // The caller may now branch on the value and squash the stores it issued after the
     // load (cancel_store): those performing from the load on must still be squashable.
@@ -535,7 +534,7 @@ bool OrderingEngine::cancel_store(uint64_t seq, Picos resolved_at) {
     const size_t at = history_index(op->perform, seq);
     if (at == m_history.size() || m_history[at].op.seq != seq)
         throw ModelError("a store performing after its branch resolved was already merged");
-    drop_large_bytes(m_history[at].bytes);
+    keep_at_most(m_history[at].bytes, kKeptSlotBytes);
     m_history.erase_at(at);
     return true;
 }
@@ -554,7 +553,7 @@ void OrderingEngine::retire(Picos now, Picos keep_from) {
         const PendingStore& s = m_history.front();
         m_mem.write(s.op.addr, s.bytes.data(), s.op.size);
         if (!m_observers.empty()) note_written(s.op.addr, s.op.size, s.op.seq);
-        drop_large_bytes(m_history.front().bytes);
+        keep_at_most(m_history.front().bytes, kKeptSlotBytes);
         m_history.pop_front();
     }
 }

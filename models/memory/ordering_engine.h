@@ -219,10 +219,11 @@ private:
     // older stores wait in the history.
     bool pending_load_overlaps(Addr addr, uint64_t n) const;
     FlatRing<PendingLoad> m_loads; // by seq: issued in its order, read in any
-    // A slot, reused by a later load or store, keeps a buffer of at most this capacity.
-    static constexpr size_t kKeptLoadBytes = 64 * 1024;
-    static void drop_large_bytes(std::vector<uint8_t>& bytes) {
-        if (bytes.capacity() > kKeptLoadBytes) std::vector<uint8_t>().swap(bytes);
+    // A slot, reused by a later load or store, keeps buffers for at most a copy of this
+    // many bytes: its bytes, and a copy's pieces and sources (one per cache line).
+    static constexpr size_t kKeptSlotBytes = 64 * 1024;
+    template <class T> static void keep_at_most(std::vector<T>& v, size_t elements) {
+        if (v.capacity() > elements) std::vector<T>().swap(v);
     }
     // A new pending load for `op` (a reused slot: every field is set here but `bytes`,
     // which resolve() sizes).
