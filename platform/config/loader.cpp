@@ -1830,10 +1830,12 @@ void read_histogram_files(json& v, const std::string& pointer, const std::string
     }
     const std::string name = file.get<std::string>();
     const std::string path = name[0] == '/' ? name : dir + "/" + name;
+    // As the plan this load belongs to read it, or else as read from the disk now.
+    const std::string* found = nullptr;
+    if (planned)
+        if (const auto known = planned->find(path); known != planned->end()) found = &known->second;
     FileText disk;
-    const FileTexts::const_iterator known =
-        planned ? planned->find(path) : FileTexts::const_iterator();
-    if (!planned || known == planned->end()) {
+    if (!found) {
         disk = read_regular_file(path, kMaxScenarioBytes);
         if (disk.refused != FileText::Refused::no || disk.text.find('\0') != std::string::npos) {
             errors.add(where, expected + ", at most " + format_size(kMaxScenarioBytes),
@@ -1842,9 +1844,9 @@ void read_histogram_files(json& v, const std::string& pointer, const std::string
             return;
         }
         if (read) read->try_emplace(path, disk.text);
+        found = &disk.text;
     }
-    // As the plan this load belongs to read it, or as read just now.
-    const std::string& text = planned && known != planned->end() ? known->second : disk.text;
+    const std::string& text = *found;
     json bins = json::array();
     size_t number = 0;
     for (size_t at = 0; at < text.size();) {
