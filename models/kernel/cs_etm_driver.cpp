@@ -156,13 +156,13 @@ void CsEtmDriver::copy(const EtmCpu& c, const AuxOutput& out, EtrSink& sink, uin
         const uint64_t n = std::min({len, sink.contiguous_from(etr_off), page});
         if (m_p.copy_bandwidth > 0)
             c.cpu->run_for(m_p.context, Picos(std::llround(double(n) / m_p.copy_bandwidth * 1e12)));
-        m_buf.resize(n);
+        m_page.resize(n);
         c.port->read(c.port->issue_load(sink.address_of(etr_off), n, false, Barrier::none),
-                     m_buf.data(), nullptr);
+                     m_page.data(), nullptr);
         const Addr dst = out.aux_base + aux_pos % out.aux_size;
-        const uint64_t seq = c.port->store_bytes(dst, m_buf.data(), n, false, Barrier::none);
+        const uint64_t seq = c.port->store_bytes(dst, m_page.data(), n, false, Barrier::none);
         commit.stores.push_back({aux_pos, n, seq});
-        commit.bytes.insert(commit.bytes.end(), m_buf.begin(), m_buf.end());
+        commit.bytes.insert(commit.bytes.end(), m_page.begin(), m_page.end());
         ++m_n.copy_stores;
         etr_off += n;
         aux_pos += n;

@@ -13,6 +13,7 @@
 // Leaves out: AUX pause/resume (A8), perf_aux_output_skip, CPUs without a path to the sink.
 #pragma once
 
+#include "models/common/uninit_bytes.h"
 #include "models/coresight/etm_source.h"
 #include "models/coresight/etr_sink.h"
 #include "models/coresight/trace_loss.h"
@@ -79,7 +80,8 @@ private:
     CsEtmDriverParams m_p;
     coresight::TraceObserver& m_observer;
     CsEtmCounters m_n;
-    std::vector<uint8_t> m_buf;
+    std::vector<uint8_t> m_buf; // a record's bytes
+    UninitBytes m_page;         // copy(): one page's bytes, read from the ETR and stored
 };
 
 } // namespace ringsim::models

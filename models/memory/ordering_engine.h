@@ -14,6 +14,7 @@
 #include "models/common/flat_ring.h"
 #include "models/common/rng.h"
 #include "models/common/types.h"
+#include "models/common/uninit_bytes.h"
 #include "models/memory/memory_port.h"
 #include "models/memory/phys_mem.h"
 
@@ -211,7 +212,9 @@ private:
         Picos first_perform = 0;   // the earliest piece's (a plain load: its perform time)
         std::vector<Piece> pieces; // a copy's; empty for a plain load (one piece, op's times)
         bool resolved = false;
-        std::vector<uint8_t> bytes; // at least op.size bytes, of which the first op.size count
+        // At least op.size bytes, of which the first op.size count; resolve() sizes it and
+        // reads memory over all of it, so growing it zeroes nothing.
+        UninitBytes bytes;
         std::vector<ByteSource> sources;
     };
     void resolve(PendingLoad& l);
@@ -222,8 +225,8 @@ private:
     // A slot, reused by a later load or store, keeps buffers for at most a copy of this
     // many bytes: its bytes, and a copy's pieces and sources (one per cache line).
     static constexpr size_t kKeptSlotBytes = 64 * 1024;
-    template <class T> static void keep_at_most(std::vector<T>& v, size_t elements) {
-        if (v.capacity() > elements) std::vector<T>().swap(v);
+    template <class Vector> static void keep_at_most(Vector& v, size_t elements) {
+        if (v.capacity() > elements) Vector().swap(v);
     }
     // A new pending load for `op` (a reused slot: every field is set here but `bytes`,
     // which resolve() sizes).

@@ -12,6 +12,7 @@
 // Leaves out: the 32-bit tool's triple head read, --aux-sample.
 #pragma once
 
+#include "models/common/uninit_bytes.h"
 #include "models/kernel/cs_etm_event.h"
 #include "models/kernel/perf_mmap.h"
 #include "models/memory/engine_port.h"
@@ -84,7 +85,7 @@ private:
     AddressSpace& m_space;
     size_t m_next_snapshot = 0;
     AuxtraceReaderCounters m_n;
-    std::vector<uint8_t> m_buf;
+    UninitBytes m_buf; // a copy's bytes (read_copy)
 };
 
 } // namespace ringsim::models

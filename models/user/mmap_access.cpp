@@ -40,8 +40,8 @@ CopyTickets issue_copy(MemoryPort& mem, Addr a, uint64_t len1, Addr b, uint64_t 
     return c;
 }
 
-void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& second,
-               std::vector<uint8_t>& out, std::vector<CopySource>& sources) {
+void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& second, UninitBytes& out,
+               std::vector<CopySource>& sources) {
     out.resize(first.size + second.size);
     sources.clear();
     std::vector<ByteSource> bs;

@@ -6,6 +6,7 @@
 // from. The callers name their barrier's partner; these build the barrier as configured.
 #pragma once
 
+#include "models/common/uninit_bytes.h"
 #include "models/memory/memory_port.h"
 #include "models/user/perf_consumer.h"
 
@@ -38,8 +39,8 @@ CopyTickets issue_copy(MemoryPort& mem, Addr a, uint64_t len1, Addr b, uint64_t 
                        double bandwidth);
 
 // Reads the loads of a copy (`second` may be empty) into `out`, with each byte range's
-// store and load in `sources`.
-void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& second,
-               std::vector<uint8_t>& out, std::vector<CopySource>& sources);
+// store and load in `sources`. `out` is resized to the copy and read over in full.
+void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& second, UninitBytes& out,
+               std::vector<CopySource>& sources);
 
 } // namespace ringsim::models

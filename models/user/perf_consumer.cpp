@@ -256,7 +256,7 @@ void PerfConsumer::handle_records(unsigned idx, const Copy& copy) {
     Picos done_at = sim_now();
     std::vector<CopySource> sources;
     read_copy(m_mem, copy.first, copy.second, m_buf, sources);
-    const std::vector<uint8_t> bytes = m_buf;
+    const UninitBytes bytes = m_buf;
     uint64_t done = 0;
     while (done < copy.n) {
         // A header the copy cannot hold, or one that is not plausible (a reordering with a

@@ -32,6 +32,7 @@
 #include "models/common/buffer_stats.h"
 #include "models/common/rng.h"
 #include "models/common/time_distribution.h"
+#include "models/common/uninit_bytes.h"
 #include "models/kernel/perf_buffer.h"
 #include "models/kernel/perf_wakeup.h"
 #include "models/memory/linux_barriers.h"
@@ -186,7 +187,7 @@ private:
     Picos m_next_snapshot = 0;
     uint64_t m_polls = 0;
     uint64_t m_keep_up_failures = 0;
-    std::vector<uint8_t> m_buf;
+    UninitBytes m_buf; // a copy's bytes (read_copy)
     Rng m_cost_rng;
     Rng m_wakeup_rng;
     Rng m_wakeup_cost_rng;
