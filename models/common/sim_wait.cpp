@@ -240,6 +240,32 @@ private:
     std::vector<std::unique_ptr<Waiter>> m_waiters; // by proc_id
 };
 
+// What sc_time_to_pending_activity() last told the running process, as the kernel time of
+// the next activity (the largest time when none): about 100 instructions a question, asked
+// at every wait a process might skip, several times a record (issue 13). While a process
+// runs, no other does, so only it can add activity, and only by notifying: every notification
+// and every wait below forgets the answer, and a thread ends through sim_sync(), which
+// forgets it too. A process that asks at another kernel time, or another process, asks anew.
+struct NextActivity {
+    const sc_core::sc_simcontext* kernel = nullptr;
+    const sc_core::sc_process_b* process = nullptr; // null: nothing remembered
+    Picos asked_at = 0;
+    Picos at = 0;
+};
+NextActivity g_next;
+
+void forget_next_activity() {
+    g_next.process = nullptr;
+}
+
+Picos next_activity(Picos now) {
+    const sc_core::sc_simcontext* k = sc_core::sc_get_curr_simcontext();
+    const sc_core::sc_process_b* p = sc_core::sc_get_current_process_b();
+    if (g_next.process != p || g_next.kernel != k || g_next.asked_at != now || p == nullptr)
+        g_next = {k, p, now, now + sc_core::sc_time_to_pending_activity(k).value()};
+    return g_next.at;
+}
+
 WakeQueue* g_queue = nullptr;
 const sc_core::sc_simcontext* g_queue_kernel = nullptr;
 Picos g_horizon = 0;
@@ -257,6 +283,7 @@ WakeQueue& queue() {
 
 // Sleeps until `at` (kernel time), or until `also` fires when given.
 template <class Also> void sleep_until(Picos at, const Also* also) {
+    forget_next_activity();
     WakeQueue& q = queue();
     WakeQueue::Waiter& w = q.me();
     q.take_ticket(at, w);
@@ -267,9 +294,10 @@ template <class Also> void sleep_until(Picos at, const Also* also) {
         sc_core::wait(d);
     require_no_lead(); // a thread that ended ahead would have left its lead behind
     if (kernel_now() >= at)
-        q.take_turn(w);
+        q.take_turn(w); // may notify the next in turn
     else
         q.void_ticket(w); // woken by `also` first
+    forget_next_activity();
 }
 
 } // namespace
@@ -285,7 +313,7 @@ void sim_wait(Picos d) {
         // next activity (the wake queue's tick among it) strictly after our new time: the
         // wait would wake us alone and first. At the same instant as another activity we
         // wait for real, and the wake queue orders the two.
-        if (sc_core::sc_time_to_pending_activity().value() > lead) {
+        if (next_activity(k) - k > lead) {
             g_lead = lead;
             return;
         }
@@ -295,6 +323,7 @@ void sim_wait(Picos d) {
 }
 
 void sim_sync() {
+    forget_next_activity(); // a thread's last call (sim_wait.h): it may end after it
     if (g_lead == 0) return;
     const Picos lead = g_lead;
     g_lead = 0;
@@ -304,11 +333,13 @@ void sim_sync() {
 void sim_wait(const sc_core::sc_event& e) {
     sim_sync();
     sc_core::wait(e);
+    forget_next_activity();
 }
 
 void sim_wait(const sc_core::sc_event_or_list& any) {
     sim_sync();
     sc_core::wait(any);
+    forget_next_activity();
 }
 
 void sim_wait(Picos d, const sc_core::sc_event& e) {
@@ -317,6 +348,7 @@ void sim_wait(Picos d, const sc_core::sc_event& e) {
         sc_core::wait(sc_core::SC_ZERO_TIME, e); // the next delta cycle: no instant to order
     else
         sleep_until(kernel_now() + d, &e);
+    forget_next_activity();
 }
 
 void sim_wait(Picos d, const sc_core::sc_event_or_list& any) {
@@ -325,10 +357,11 @@ void sim_wait(Picos d, const sc_core::sc_event_or_list& any) {
         sc_core::wait(sc_core::SC_ZERO_TIME, any);
     else
         sleep_until(kernel_now() + d, &any);
+    forget_next_activity();
 }
 
 void sim_notify(sc_core::sc_event& e, Picos delay) {
-    sim_sync();
+    sim_sync(); // forgets the next activity: this one may come before it
     if (delay == 0)
         e.notify(sc_core::SC_ZERO_TIME);
     else
@@ -348,6 +381,7 @@ void sim_prepare() {
 }
 
 void sim_reset_lead() {
+    forget_next_activity();
     g_lead = 0;
     g_horizon = 0;
     delete g_queue; // its events and method belong to the kernel about to be deleted

@@ -14,9 +14,7 @@ namespace ringsim::models {
 
 // std::allocator, but default-initialising: `resize(n)` adds n bytes it does not touch.
 template <class T> struct DefaultInitAllocator : std::allocator<T> {
-    template <class U> struct rebind {
-        using other = DefaultInitAllocator<U>;
-    };
+    template <class U> struct rebind { using other = DefaultInitAllocator<U>; };
     DefaultInitAllocator() = default;
     template <class U> DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
     template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
