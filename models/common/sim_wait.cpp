@@ -243,9 +243,11 @@ private:
 // What sc_time_to_pending_activity() last told the running process, as the kernel time of
 // the next activity (the largest time when none): about 100 instructions a question, asked
 // at every wait a process might skip, several times a record (issue 13). While a process
-// runs, no other does, so only it can add activity, and only by notifying: every notification
-// and every wait below forgets the answer, and a thread ends through sim_sync(), which
-// forgets it too. A process that asks at another kernel time, or another process, asks anew.
+// runs, no other does, so only it can add activity, and only by notifying, which models do
+// through this file alone (tests/lint/waits_go_through_sim_wait.sh): every notification and
+// every wait below forgets the answer, and a thread ends through sim_sync(), which forgets it
+// too. A process that asks at another kernel time, or another process, asks anew
+// (tests/unit/sim_wait_test.cpp).
 struct NextActivity {
     const sc_core::sc_simcontext* kernel = nullptr;
     const sc_core::sc_process_b* process = nullptr; // null: nothing remembered

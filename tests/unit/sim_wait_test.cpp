@@ -1,0 +1,119 @@
+// sim_wait (models/common/sim_wait.h): a wait of simulated time is skipped, the process
+// running on ahead of SystemC's clock, only when nothing else is due up to its end; the
+// kernel's answer to "when is the next activity" is remembered for the running process and
+// must never outlive what it describes. The scenario-level check, every scenario with and
+// without skipped waits, is tests/regression/lead_is_exact.cmake.
+#include "models/common/sim_clock.h"
+#include "models/common/sim_wait.h"
+#include "platform/systemc_kernel.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <systemc>
+#include <vector>
+
+using namespace ringsim;
+using models::Picos;
+
+namespace {
+
+struct Seen {
+    std::string who;
+    Picos at;    // sim_now(): the process's own time
+    Picos lead;  // how far ahead of SystemC's clock it was
+};
+
+// Thread a waits `a_waits` one after the other; thread b waits `b_wait` once, or, given
+// `b_on_event`, first for `kick` and then `b_wait`. Each writes down when it woke. At time 0
+// a runs first: its first wait is a real one, as b is still to run.
+SC_MODULE(Pair) {
+    std::vector<Picos> a_waits;
+    Picos b_wait = 0;
+    bool b_on_event = false;
+    sc_core::sc_event kick;
+    Picos a_notifies_after = 0; // a notifies `kick` after its second wait, this much later
+    std::vector<Seen> seen;
+
+    SC_CTOR(Pair) {
+        SC_THREAD(a);
+        SC_THREAD(b);
+    }
+    void a() {
+        for (size_t i = 0; i < a_waits.size(); ++i) {
+            models::sim_wait(a_waits[i]);
+            seen.push_back({"a", models::sim_now(), models::sim_lead()});
+            if (i == 1 && a_notifies_after) models::sim_notify(kick, a_notifies_after);
+        }
+        models::sim_sync();
+    }
+    void b() {
+        if (b_on_event) {
+            models::sim_wait(kick);
+            seen.push_back({"b", models::sim_now(), models::sim_lead()});
+        }
+        models::sim_wait(b_wait);
+        seen.push_back({"b", models::sim_now(), models::sim_lead()});
+        models::sim_sync();
+    }
+};
+
+std::vector<Seen> run(Pair& p, Picos until) {
+    models::sim_set_horizon(until);
+    sc_core::sc_start(sc_core::sc_time::from_value(until));
+    models::sim_reset_lead();
+    return p.seen;
+}
+
+} // namespace
+
+TEST(SimWait, SkipsOnlyTheWaitsThatNothingElseComesBefore) {
+    platform::fresh_systemc(); // each test its own kernel, run alone or in one process
+    Pair p("pair");
+    p.a_waits = {10, 5, 5, 10, 10};
+    p.b_wait = 25;
+    const std::vector<Seen> seen = run(p, 1000);
+    // a's first wait is real (b still to run at 0). Woken at 10, its next two end before
+    // b's wake at 25: skipped, both by one answer of the kernel, asked at 10. Its fourth
+    // would pass 25: a real wait (by that same answer), after which b runs first. Its last
+    // has nothing after it but the horizon.
+    ASSERT_EQ(seen.size(), 6u);
+    const char* want[] = {"a10+0", "a15+5", "a20+10", "b25+0", "a30+0", "a40+10"};
+    for (size_t i = 0; i < seen.size(); ++i)
+        EXPECT_EQ(seen[i].who + std::to_string(seen[i].at) + "+" + std::to_string(seen[i].lead),
+                  want[i])
+            << i;
+}
+
+TEST(SimWait, AWaitAtTheInstantOfAnotherActivityIsRealAndTakesItsTurn) {
+    platform::fresh_systemc(); // each test its own kernel, run alone or in one process
+    Pair p("pair");
+    p.a_waits = {25, 5};
+    p.b_wait = 25;
+    const std::vector<Seen> seen = run(p, 1000);
+    // Both due at 25: a real wait for a, and the one that went to sleep first (a, at 0,
+    // before b's thread ran) wakes first.
+    ASSERT_EQ(seen.size(), 3u);
+    EXPECT_EQ(seen[0].who + std::to_string(seen[0].at), "a25");
+    EXPECT_EQ(seen[0].lead, 0u);
+    EXPECT_EQ(seen[1].who + std::to_string(seen[1].at), "b25");
+    EXPECT_EQ(seen[2].who + std::to_string(seen[2].at), "a30");
+}
+
+TEST(SimWait, ANotificationEndsTheSkippingOfItsNotifier) {
+    platform::fresh_systemc();
+    Pair p("pair");
+    // Woken at 10, a skips to 20 (b waits for the event: nothing else is due), then notifies
+    // it for 23, which first brings SystemC's clock to 20. Its next wait, to 40, must not be
+    // skipped past b's wake at 23, nor past b's own wait to 28 (skipped: a's is later).
+    p.a_waits = {10, 10, 20};
+    p.b_on_event = true;
+    p.b_wait = 5;
+    p.a_notifies_after = 3;
+    const std::vector<Seen> seen = run(p, 1000);
+    ASSERT_EQ(seen.size(), 5u);
+    const char* want[] = {"a10+0", "a20+10", "b23+0", "b28+5", "a40+0"};
+    for (size_t i = 0; i < seen.size(); ++i)
+        EXPECT_EQ(seen[i].who + std::to_string(seen[i].at) + "+" + std::to_string(seen[i].lead),
+                  want[i])
+            << i;
+}
