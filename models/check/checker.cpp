@@ -49,24 +49,21 @@ struct Checker::Stream : RecordObserver {
     uint64_t next_pos = 0;      // where the carried bytes continue
     std::vector<uint8_t> carry; // a record split across two copies
     std::vector<CopySource> carry_src;
-    CopyContext ctx; // the protocol operations of the latest copy
+    CopyContext ctx;                 // the protocol operations of the latest copy
+    std::vector<LedgerEntry> lapped; // on_record_stored's, kept for its capacity
 
     explicit Stream(CheckedBuffer b) : buf(std::move(b)), ledger(buf.data_size, buf.backward) {}
 
     void on_record_stored(uint64_t pos, const std::vector<uint8_t>& bytes, uint64_t lost,
                           const RecordStores& stores) override {
-        LedgerEntry e;
-        e.pos = pos;
+        LedgerEntry& e = ledger.store(pos, bytes.size(), stores, sim_now(), buf.overwrite, lapped);
         e.bytes.assign(bytes.data(), bytes.size());
         e.lost = lost;
-        e.stored_at_ps = sim_now();
-        e.stores = stores;
-        e.performed_at_ps = sim_now();
         stores.each([&](uint64_t seq) {
             if (const OpRecord* op = engine ? engine->store_record(seq) : nullptr)
                 e.performed_at_ps = std::max(e.performed_at_ps, op->perform);
         });
-        for (LedgerEntry& gone : ledger.store(std::move(e), buf.overwrite)) {
+        for (LedgerEntry& gone : lapped) {
             if (gone.is_lost_record())
                 buf.stats->lost_unreported += gone.lost;
             else
@@ -75,6 +72,7 @@ struct Checker::Stream : RecordObserver {
             gone.retired = true;
             ledger.keep_delivered(std::move(gone));
         }
+        lapped.clear();
     }
     void on_record_retracted(uint64_t pos) override {
         if (!ledger.find(pos)) return;

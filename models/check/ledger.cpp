@@ -8,22 +8,26 @@ size_t Ledger::locate(const Slots& slots, uint64_t k) {
     return slots.lower_bound(k, [](const Slot& s, uint64_t key) { return s.key < key; });
 }
 
-LedgerEntry& Ledger::place(Slots& slots, uint64_t k, LedgerEntry&& e) {
+Ledger::Slot& Ledger::slot_for(Slots& slots, uint64_t k) {
     if (slots.empty() || slots.back().key < k) {
         Slot& s = slots.emplace_back();
         s.key = k;
         s.gone = false;
-        s.e = std::move(e);
-        return s.e;
+        return s;
     }
     const size_t i = locate(slots, k);
     if (i < slots.size() && slots[i].key == k) {
         slots[i].gone = false;
-        slots[i].e = std::move(e);
-        return slots[i].e;
+        return slots[i];
     }
-    slots.insert_at(i, Slot{k, false, std::move(e)});
-    return slots[i].e;
+    slots.insert_at(i, Slot{k, false, LedgerEntry{}});
+    return slots[i];
+}
+
+LedgerEntry& Ledger::place(Slots& slots, uint64_t k, LedgerEntry&& e) {
+    LedgerEntry& in = slot_for(slots, k).e;
+    in = std::move(e);
+    return in;
 }
 
 void Ledger::trim_gone() {
@@ -33,13 +37,14 @@ void Ledger::trim_gone() {
         m_entries.pop_back();
 }
 
-std::vector<LedgerEntry> Ledger::store(LedgerEntry&& e, bool retire_lapped) {
-    std::vector<LedgerEntry> lapped;
+LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stores,
+                           uint64_t stored_at_ps, bool retire_lapped,
+                           std::vector<LedgerEntry>& lapped) {
     // A record occupies [pos, pos + size). The new one physically overlaps an older one
     // exactly when the span from the older record's far edge to the new record's far edge
     // exceeds the buffer size; entries are in production order, so stop at the first that
     // does not.
-    const uint64_t p = e.pos, s = e.bytes.size();
+    const uint64_t p = pos, s = size;
     for (size_t i = 0; i < m_entries.size(); ++i) {
         Slot& slot = m_entries[i];
         if (slot.gone) continue;
@@ -48,8 +53,8 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry&& e, bool retire_lapped) {
         if (span <= m_size) break;
         if (!retire_lapped) {
             if (!old.overwriter.header) {
-                old.overwriter = e.stores;
-                old.overwritten_at_ps = e.stored_at_ps;
+                old.overwriter = stores;
+                old.overwritten_at_ps = stored_at_ps;
             }
             continue;
         }
@@ -57,8 +62,18 @@ std::vector<LedgerEntry> Ledger::store(LedgerEntry&& e, bool retire_lapped) {
         slot.gone = true;
     }
     trim_gone();
-    place(m_entries, key(e.pos), std::move(e));
-    return lapped;
+    // Every field of LedgerEntry but the bytes, set as the function's comment says: the
+    // slot may hold an entry that left it.
+    LedgerEntry& e = slot_for(m_entries, key(pos)).e;
+    e.pos = pos;
+    e.lost = 0;
+    e.stored_at_ps = stored_at_ps;
+    e.stores = stores;
+    e.performed_at_ps = stored_at_ps;
+    e.overwriter = RecordStores{};
+    e.overwritten_at_ps = 0;
+    e.retired = false;
+    return e;
 }
 
 void Ledger::forget_overwriter(uint64_t header_store) {

@@ -12,6 +12,7 @@
 
 namespace ringsim::models {
 
+// A field added here is set in Ledger::store too: entries are made in reused slots.
 struct LedgerEntry {
     uint64_t pos = 0;  // free-running offset of the first byte
     SmallBytes bytes;  // exactly what the producer stored
@@ -34,11 +35,17 @@ class Ledger {
 public:
     Ledger(uint64_t data_size, bool backward) : m_size(data_size), m_backward(backward) {}
 
-    // Records a stored record. The unread entries it lands on are returned (oldest first)
-    // and forgotten when the buffer is in overwrite mode, where that is the point; otherwise
-    // they are kept and marked with their overwriter, for the checker to explain when it meets
-    // them (A or D missing). A record stored where one is already recorded replaces it.
-    std::vector<LedgerEntry> store(LedgerEntry&& e, bool retire_lapped);
+    // Records a stored record of `size` bytes at `pos` and returns its entry, made in its
+    // place in the ledger (a reused slot: no entry is built and moved in per record): pos,
+    // stores and stored_at_ps are set, performed_at_ps is stored_at_ps, lost is 0, no
+    // overwriter, not retired; the caller puts in its bytes, which must be `size` long. The
+    // unread entries it lands on are moved to `lapped` (oldest first) and forgotten when the
+    // buffer is in overwrite mode, where that is the point; otherwise they are kept and marked
+    // with their overwriter, for the checker to explain when it meets them (A or D missing).
+    // A record stored where one is already recorded replaces it. The reference holds until
+    // the unread entries next change.
+    LedgerEntry& store(uint64_t pos, uint64_t size, const RecordStores& stores,
+                       uint64_t stored_at_ps, bool retire_lapped, std::vector<LedgerEntry>& lapped);
 
     // The entry stored at `pos`, or null.
     const LedgerEntry* find(uint64_t pos) const;
@@ -90,6 +97,9 @@ private:
     static size_t locate(const Slots& slots, uint64_t k);
     // Puts `e` at key `k` (replacing what is there), in order.
     static LedgerEntry& place(Slots& slots, uint64_t k, LedgerEntry&& e);
+    // The slot for key `k`, in order: the one already there, else a new one (at the back, a
+    // reused slot as it was; in the middle, a default one). Not marked gone.
+    static Slot& slot_for(Slots& slots, uint64_t k);
     void forget_delivered_before(uint64_t k); // those more than one buffer length before k
     void trim_gone();
 

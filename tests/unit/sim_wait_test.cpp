@@ -19,8 +19,8 @@ namespace {
 
 struct Seen {
     std::string who;
-    Picos at;    // sim_now(): the process's own time
-    Picos lead;  // how far ahead of SystemC's clock it was
+    Picos at;   // sim_now(): the process's own time
+    Picos lead; // how far ahead of SystemC's clock it was
 };
 
 // Thread a waits `a_waits` one after the other; thread b waits `b_wait` once, or, given
