@@ -72,7 +72,6 @@ struct Checker::Stream : RecordObserver {
             gone.retired = true;
             ledger.keep_delivered(std::move(gone));
         }
-        lapped.clear();
     }
     void on_record_retracted(uint64_t pos) override {
         if (!ledger.find(pos)) return;

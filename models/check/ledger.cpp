@@ -40,6 +40,7 @@ void Ledger::trim_gone() {
 LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stores,
                            uint64_t stored_at_ps, bool retire_lapped,
                            std::vector<LedgerEntry>& lapped) {
+    lapped.clear();
     // A record occupies [pos, pos + size). The new one physically overlaps an older one
     // exactly when the span from the older record's far edge to the new record's far edge
     // exceeds the buffer size; entries are in production order, so stop at the first that

@@ -39,9 +39,9 @@ public:
     // place in the ledger (a reused slot: no entry is built and moved in per record): pos,
     // stores and stored_at_ps are set, performed_at_ps is stored_at_ps, lost is 0, no
     // overwriter, not retired; the caller puts in its bytes, which must be `size` long. The
-    // unread entries it lands on are moved to `lapped` (oldest first) and forgotten when the
-    // buffer is in overwrite mode, where that is the point; otherwise they are kept and marked
-    // with their overwriter, for the checker to explain when it meets them (A or D missing).
+    // unread entries it lands on are moved to `lapped` (emptied first; oldest first) and forgotten
+    // when the buffer is in overwrite mode, where that is the point; otherwise they are kept and
+    // marked with their overwriter, for the checker to explain when it meets them (A or D missing).
     // A record stored where one is already recorded replaces it. The reference holds until
     // the unread entries next change.
     LedgerEntry& store(uint64_t pos, uint64_t size, const RecordStores& stores,

@@ -22,10 +22,12 @@ public:
     SmallBytes(SmallBytes&& o) noexcept { *this = std::move(o); }
     SmallBytes& operator=(SmallBytes&& o) noexcept {
         m_n = o.m_n;
+        m_cap = o.m_cap; // the capacity goes with its buffer: assign() reuses it up to m_cap
         m_heap = std::move(o.m_heap);
         // The whole inline array, a fixed size the compiler copies in a few moves.
         if (!m_heap) std::memcpy(m_inline, o.m_inline, kInline);
         o.m_n = 0;
+        o.m_cap = 0;
         return *this;
     }
 

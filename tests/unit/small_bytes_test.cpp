@@ -50,4 +50,22 @@ TEST(SmallBytes, ReassignsAcrossTheInlineLimitBothWays) {
     }
 }
 
+TEST(SmallBytes, AHeapBufferKeepsItsCapacityThroughMovesAndSwaps) {
+    // A swap (RingDeque::insert_at shifts slots by swapping) exchanges heap buffers: each
+    // must take its capacity along, or a later assign() trusts the other's and overruns.
+    SmallBytes big, small;
+    const auto b = pattern(4096, 1), s = pattern(100, 2);
+    big.assign(b.data(), b.size());
+    small.assign(s.data(), s.size());
+    std::swap(big, small);
+    EXPECT_TRUE(same(big, s));
+    EXPECT_TRUE(same(small, b));
+    const auto grown = pattern(3000, 5); // more than the 100-byte buffer `big` now holds
+    big.assign(grown.data(), grown.size());
+    EXPECT_TRUE(same(big, grown));
+    SmallBytes moved = std::move(small);
+    moved.assign(grown.data(), grown.size()); // within the 4096 bytes it took along
+    EXPECT_TRUE(same(moved, grown));
+}
+
 } // namespace
