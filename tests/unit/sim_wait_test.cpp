@@ -1,8 +1,11 @@
 // sim_wait (models/common/sim_wait.h): a wait of simulated time is skipped, the process
 // running on ahead of SystemC's clock, only when nothing else is due up to its end; the
 // kernel's answer to "when is the next activity" is remembered for the running process and
-// must never outlive what it describes. The scenario-level check, every scenario with and
-// without skipped waits, is tests/regression/lead_is_exact.cmake.
+// must never outlive what it describes. An answer kept across waits and instants fails these
+// tests; the forgetting and the key (process, instant) are each enough alone, as an answer
+// is remembered only while its process is ahead or about to sleep, so removing one of the
+// two does not. The scenario-level check, every scenario with and without skipped waits, is
+// tests/regression/lead_is_exact.cmake.
 #include "models/common/sim_clock.h"
 #include "models/common/sim_wait.h"
 #include "platform/systemc_kernel.h"
