@@ -115,7 +115,7 @@ public:
 
 private:
     static constexpr uint32_t kNone = ~uint32_t(0);
-    static constexpr Picos kEmpty = ~Picos(0), kGone = ~Picos(0) - 1; // free table slots
+    static constexpr Picos kEmpty = ~Picos(0); // a free table slot
     static constexpr Picos kNever = ~Picos(0);
 
     struct Ticket {
@@ -155,37 +155,48 @@ private:
             i->last = t;
             return t;
         }
-        if ((m_used + 1) * 2 > m_table.size()) rehash();
-        size_t s = slot_of(at);
-        while (m_table[s].at != kEmpty && m_table[s].at != kGone)
-            s = (s + 1) & (m_table.size() - 1);
-        if (m_table[s].at == kEmpty) ++m_used;
-        m_table[s] = {at, t, t};
+        if ((m_live + 1) * 4 > m_table.size()) grow();
+        put({at, t, t});
         ++m_live;
         return t;
     }
     void release(uint32_t t) { m_free.push_back(t); }
+    // Puts an instant in the first free slot of its probe run.
+    void put(const Instant& i) {
+        size_t s = slot_of(i.at);
+        while (m_table[s].at != kEmpty)
+            s = (s + 1) & (m_table.size() - 1);
+        m_table[s] = i;
+    }
+    // Frees the slot of an instant with no tickets left. The instants after it in its probe
+    // run move back into the hole wherever their own slot allows (backward-shift deletion):
+    // the table never holds markers of forgotten instants, which every lookup would walk past
+    // and only a rehash of the whole table would clear (one every few dozen sleeps with 32
+    // CPUs' writers asleep, about 90 instructions a record: issue 13).
     void forget(Instant& i) {
-        i = {kGone, kNone, kNone};
+        const size_t mask = m_table.size() - 1;
+        size_t hole = size_t(&i - m_table.data());
+        for (size_t j = (hole + 1) & mask; m_table[j].at != kEmpty; j = (j + 1) & mask) {
+            // The instant at j stays if its own slot lies cyclically in (hole, j]: moved to
+            // the hole, it would sit before its own slot, where lookups never look.
+            const size_t home = slot_of(m_table[j].at);
+            const bool stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
+            if (!stays) {
+                m_table[hole] = m_table[j];
+                hole = j;
+            }
+        }
+        m_table[hole] = Instant{};
         --m_live;
     }
-    // At half full of live and forgotten instants: grows the table when a quarter of it is
-    // live, else only clears it of forgotten ones. Linear probing walks past forgotten
-    // slots too; kept sparse, a lookup is a probe or two, with 32 CPUs' writers asleep as
-    // with 4 (at three quarters, lookups cost 32 CPUs twice what they cost 4: issue 13).
-    void rehash() {
-        std::vector<Instant> old(m_live * 4 >= m_table.size() ? m_table.size() * 2 : m_table.size(),
-                                 Instant{});
+    // Doubles the table when a quarter of it would be live: kept sparse, a lookup is a probe
+    // or two, with 32 CPUs' writers asleep as with 4 (at three quarters full, lookups cost 32
+    // CPUs twice what they cost 4: issue 13).
+    void grow() {
+        std::vector<Instant> old(m_table.size() * 2, Instant{});
         old.swap(m_table);
-        m_used = 0;
         for (const Instant& i : old)
-            if (i.at != kEmpty && i.at != kGone) {
-                size_t s = slot_of(i.at);
-                while (m_table[s].at != kEmpty)
-                    s = (s + 1) & (m_table.size() - 1);
-                m_table[s] = i;
-                ++m_used;
-            }
+            if (i.at != kEmpty) put(i);
     }
 
     // After a turn at t: the next ticket of t goes next. A process that stepped aside is
@@ -234,9 +245,8 @@ private:
     std::priority_queue<Picos, std::vector<Picos>, std::greater<Picos>> m_notify_times;
     std::vector<Ticket> m_tickets; // by index; m_free lists the unused ones
     std::vector<uint32_t> m_free;
-    std::vector<Instant> m_table; // a power of two in size
-    size_t m_used = 0;            // slots not kEmpty (live and forgotten)
-    size_t m_live = 0;
+    std::vector<Instant> m_table;                   // a power of two in size
+    size_t m_live = 0;                              // instants in the table
     std::vector<std::unique_ptr<Waiter>> m_waiters; // by proc_id
 };
 

@@ -10,9 +10,12 @@
 #include "models/common/sim_wait.h"
 #include "platform/systemc_kernel.h"
 
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <gtest/gtest.h>
+#include <queue>
 #include <string>
 #include <systemc>
+#include <tuple>
 #include <vector>
 
 using namespace ringsim;
@@ -119,4 +122,49 @@ TEST(SimWait, ANotificationEndsTheSkippingOfItsNotifier) {
         EXPECT_EQ(seen[i].who + std::to_string(seen[i].at) + "+" + std::to_string(seen[i].lead),
                   want[i])
             << i;
+}
+
+TEST(SimWait, ManySleepersWakeInOrderOfInstantThenOfGoingToSleep) {
+    platform::fresh_systemc();
+    // 40 threads, 200 waits each, half of them of 1 to 7 ps (threads meet at one instant)
+    // and half of up to 5 ns (instants spread wide, whose slots in the wake queue's table
+    // collide): the table grows, and its probe runs fill and empty over and over.
+    constexpr unsigned kThreads = 40, kWaits = 200;
+    auto wait_of = [](unsigned thread, unsigned k) {
+        const uint64_t h = uint64_t(thread) * 7919 + uint64_t(k) * 104729;
+        return Picos(h % 2 ? 1 + h / 2 % 7 : 1 + h / 2 % 4999);
+    };
+    std::vector<std::pair<Picos, unsigned>> seen; // (time, thread), in the order they ran
+    for (unsigned t = 0; t < kThreads; ++t)
+        sc_core::sc_spawn(
+            [&seen, &wait_of, t] {
+                for (unsigned k = 0; k < kWaits; ++k) {
+                    models::sim_wait(wait_of(t, k));
+                    seen.emplace_back(models::sim_now(), t);
+                }
+                models::sim_sync();
+            },
+            ("sleeper" + std::to_string(t)).c_str());
+    models::sim_set_horizon(1'000'000);
+    sc_core::sc_start(sc_core::sc_time::from_value(1'000'000));
+    models::sim_reset_lead();
+
+    // What the rule says: each thread wakes at its instant, and threads due at one instant
+    // wake in the order they went to sleep; all start at 0, in the order spawned.
+    using Sleep = std::tuple<Picos, uint64_t, unsigned>; // (due, order of going to sleep, thread)
+    std::priority_queue<Sleep, std::vector<Sleep>, std::greater<Sleep>> due;
+    std::vector<unsigned> done(kThreads, 0);
+    uint64_t order = 0;
+    for (unsigned t = 0; t < kThreads; ++t)
+        due.emplace(wait_of(t, 0), order++, t);
+    std::vector<std::pair<Picos, unsigned>> want;
+    while (!due.empty()) {
+        const auto [at, o, t] = due.top();
+        due.pop();
+        want.emplace_back(at, t);
+        if (++done[t] < kWaits) due.emplace(at + wait_of(t, done[t]), order++, t);
+    }
+    ASSERT_EQ(seen.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_EQ(seen[i], want[i]) << "wake " << i;
 }
