@@ -23,8 +23,8 @@ template <class T> class FlatRing {
 public:
     size_t size() const { return m_n; }
     bool empty() const { return m_n == 0; }
-    T& operator[](size_t i) { return m_v[(m_first + i) & (m_v.size() - 1)]; }
-    const T& operator[](size_t i) const { return m_v[(m_first + i) & (m_v.size() - 1)]; }
+    T& operator[](size_t i) { return m_v[(m_first + i) & m_mask]; }
+    const T& operator[](size_t i) const { return m_v[(m_first + i) & m_mask]; }
     T& front() { return (*this)[0]; }
     const T& front() const { return (*this)[0]; }
     T& back() { return (*this)[m_n - 1]; }
@@ -44,7 +44,7 @@ public:
         return (*this)[i];
     }
     void pop_front() {
-        m_first = (m_first + 1) & (m_v.size() - 1);
+        m_first = (m_first + 1) & m_mask;
         --m_n;
     }
     // Removes index i; the elements after it move one down, and it becomes the stale slot
@@ -65,10 +65,12 @@ private:
         for (size_t k = 0; k < m_n; ++k)
             bigger[k] = std::move((*this)[k]);
         m_v.swap(bigger);
+        m_mask = m_v.size() - 1;
         m_first = 0;
     }
 
     std::vector<T> m_v; // a power of two in size, or empty
+    size_t m_mask = 0;  // m_v.size() - 1, kept: every element access needs it
     size_t m_first = 0; // the array index of element 0
     size_t m_n = 0;
 };

@@ -45,7 +45,7 @@ public:
     void pop_front() {
         if (++m_off == kChunk) {
             release(m_first);
-            m_first = (m_first + 1) & (m_ring.size() - 1);
+            m_first = (m_first + 1) & m_mask;
             --m_used;
             m_off = 0;
         }
@@ -57,7 +57,7 @@ public:
             return;
         }
         if (m_off + m_n <= (m_used - 1) * kChunk) {
-            release((m_first + m_used - 1) & (m_ring.size() - 1));
+            release((m_first + m_used - 1) & m_mask);
             --m_used;
         }
     }
@@ -76,17 +76,18 @@ private:
     using Chunk = std::unique_ptr<T[]>;
     static constexpr size_t kFreeKept = 4; // chunks kept for reuse; more are freed
 
-    T& at(size_t c) { return m_ring[(m_first + c / kChunk) & (m_ring.size() - 1)][c % kChunk]; }
+    T& at(size_t c) { return m_ring[(m_first + c / kChunk) & m_mask][c % kChunk]; }
 
     void add_chunk() {
         if (m_used == m_ring.size()) { // the ring of chunk pointers is full: double it
             std::vector<Chunk> bigger(m_ring.empty() ? 4 : 2 * m_ring.size());
             for (size_t k = 0; k < m_used; ++k)
-                bigger[k] = std::move(m_ring[(m_first + k) & (m_ring.size() - 1)]);
+                bigger[k] = std::move(m_ring[(m_first + k) & m_mask]);
             m_ring = std::move(bigger);
+            m_mask = m_ring.size() - 1;
             m_first = 0;
         }
-        Chunk& slot = m_ring[(m_first + m_used) & (m_ring.size() - 1)];
+        Chunk& slot = m_ring[(m_first + m_used) & m_mask];
         if (!m_free.empty()) {
             slot = std::move(m_free.back());
             m_free.pop_back();
@@ -103,13 +104,14 @@ private:
     // Empty: keep the first chunk, start over at its beginning.
     void reset() {
         while (m_used > 1) {
-            release((m_first + m_used - 1) & (m_ring.size() - 1));
+            release((m_first + m_used - 1) & m_mask);
             --m_used;
         }
         m_off = 0;
     }
 
     std::vector<Chunk> m_ring; // chunk pointers, a ring whose size is a power of two
+    size_t m_mask = 0;         // m_ring.size() - 1, kept: every element access needs it
     size_t m_first = 0;        // the ring index of the first chunk in use
     size_t m_used = 0;         // chunks in use, from m_first on
     size_t m_off = 0;          // the first element's index within the first chunk
