@@ -53,6 +53,7 @@ public:
         o.dont_initialize();
         sc_core::sc_spawn([this] { fire_notifications(); }, "ringsim_wake_queue", &o);
         m_table.assign(64, Instant{});
+        m_mask = m_table.size() - 1;
     }
 
     // A process that sleeps: its ticket, and the event that hands it the turn.
@@ -131,11 +132,9 @@ private:
         uint32_t first = kNone, last = kNone;
     };
 
-    size_t slot_of(Picos at) const {
-        return size_t((at * 0x9E3779B97F4A7C15ull) >> 32) & (m_table.size() - 1);
-    }
+    size_t slot_of(Picos at) const { return size_t((at * 0x9E3779B97F4A7C15ull) >> 32) & m_mask; }
     Instant* find(Picos at) {
-        for (size_t s = slot_of(at);; s = (s + 1) & (m_table.size() - 1)) {
+        for (size_t s = slot_of(at);; s = (s + 1) & m_mask) {
             if (m_table[s].at == at) return &m_table[s];
             if (m_table[s].at == kEmpty) return nullptr;
         }
@@ -165,7 +164,7 @@ private:
     void put(const Instant& i) {
         size_t s = slot_of(i.at);
         while (m_table[s].at != kEmpty)
-            s = (s + 1) & (m_table.size() - 1);
+            s = (s + 1) & m_mask;
         m_table[s] = i;
     }
     // Frees the slot of an instant with no tickets left. The instants after it in its probe
@@ -174,9 +173,8 @@ private:
     // and only a rehash of the whole table would clear (one every few dozen sleeps with 32
     // CPUs' writers asleep, about 90 instructions a record: issue 13).
     void forget(Instant& i) {
-        const size_t mask = m_table.size() - 1;
         size_t hole = size_t(&i - m_table.data());
-        for (size_t j = (hole + 1) & mask; m_table[j].at != kEmpty; j = (j + 1) & mask) {
+        for (size_t j = (hole + 1) & m_mask; m_table[j].at != kEmpty; j = (j + 1) & m_mask) {
             // The instant at j stays if its own slot lies cyclically in (hole, j]: moved to
             // the hole, it would sit before its own slot, where lookups never look.
             const size_t home = slot_of(m_table[j].at);
@@ -195,6 +193,7 @@ private:
     void grow() {
         std::vector<Instant> old(m_table.size() * 2, Instant{});
         old.swap(m_table);
+        m_mask = m_table.size() - 1;
         for (const Instant& i : old)
             if (i.at != kEmpty) put(i);
     }
@@ -246,6 +245,7 @@ private:
     std::vector<Ticket> m_tickets; // by index; m_free lists the unused ones
     std::vector<uint32_t> m_free;
     std::vector<Instant> m_table;                   // a power of two in size
+    size_t m_mask = 0;                              // m_table.size() - 1
     size_t m_live = 0;                              // instants in the table
     std::vector<std::unique_ptr<Waiter>> m_waiters; // by proc_id
 };
