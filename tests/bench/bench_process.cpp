@@ -230,12 +230,25 @@ double per_delivered_mb(const Callgrind& shorter, const Callgrind& longer) {
 
 namespace {
 
-// A function's home file: where its own (not inlined) code is, so that the standard
-// library's templates inlined into it count for it.
+bool is_system_header(const std::string& file) {
+    return file.rfind("/usr/include/", 0) == 0;
+}
+
+// A function's home file: where its own code is, so that the standard library's templates
+// inlined into it count for it. callgrind_annotate gives the object on the row of the file
+// callgrind met the function's code in first, which is a template header when the function
+// begins with inlined code (OrderingEngine::store with a std::vector's bounds check): a file
+// of the function's that is not a system header is its home then.
 std::map<std::string, std::string> home_files(const Callgrind& cg) {
     std::map<std::string, std::string> home;
     for (const auto& c : cg.functions)
         if (!c.object.empty()) home.emplace(c.function, c.file);
+    for (const auto& c : cg.functions) {
+        const auto it = home.find(c.function);
+        if (it != home.end() && is_system_header(it->second) && !is_system_header(c.file) &&
+            c.file != "???")
+            it->second = c.file;
+    }
     return home;
 }
 
@@ -243,10 +256,9 @@ std::map<std::string, double> grouped(const Callgrind& cg, Grouping group) {
     const auto home = home_files(cg);
     std::map<std::string, double> sums;
     for (SelfCost c : cg.functions) {
-        if (c.object.empty()) {
-            const auto it = home.find(c.function);
-            if (it != home.end()) c.file = it->second;
-        }
+        // Every row of a function counts for its home: inlined code (no object) and, when
+        // callgrind named a template header as the function's own file, that row too.
+        if (const auto it = home.find(c.function); it != home.end()) c.file = it->second;
         const std::string g = group(c);
         if (!g.empty()) sums[g] += c.ir;
     }

@@ -57,6 +57,35 @@ TEST(BenchProfile, InlinedCodeCountsForItsFunctionsHome) {
     EXPECT_DOUBLE_EQ(by.at("models/check"), 100);
 }
 
+// callgrind may name a template header as a function's own file (its object on that row),
+// when the function begins with inlined code: the function's own source file is its home
+// then, for its component and its name alike.
+TEST(BenchProfile, AFunctionWhoseOwnRowIsATemplateHeaderCountsForItsSourceFile) {
+    Callgrind shorter, longer;
+    shorter.ok = longer.ok = true;
+    shorter.ir = 0;
+    longer.ir = 1000;
+    shorter.records = 10;
+    longer.records = 20;
+    const std::string store = "ringsim::models::OrderingEngine::store(unsigned int, unsigned long)";
+    longer.functions = {cost("/usr/include/c++/12/bits/stl_vector.h", store, "/b/ringsim", 400),
+                        cost("models/memory/ordering_engine.cpp", store, "", 500),
+                        cost("models/memory/phys_mem.h", store, "", 100)};
+    const auto by = per_record_by(shorter, longer, component_of);
+    ASSERT_EQ(by.size(), 1u);
+    EXPECT_DOUBLE_EQ(by.at("models/memory"), 100);
+    const auto named = per_record_by(shorter, longer, function_of);
+    ASSERT_EQ(named.size(), 1u);
+    EXPECT_DOUBLE_EQ(named.at("OrderingEngine::store (ordering_engine.cpp)"), 100);
+    // A template's own code stays the templates' (every row of it is a system header).
+    longer.functions = {
+        cost("/usr/include/c++/12/bits/stl_vector.h", "std::vector<int>::push_back", "/b/r", 300),
+        cost("/usr/include/c++/12/bits/vector.tcc", "std::vector<int>::push_back", "", 700)};
+    EXPECT_DOUBLE_EQ(per_record_by(shorter, longer, component_of)
+                         .at("C++ library templates (std::map, vector, ...) compiled into ringsim"),
+                     100);
+}
+
 // A function's row is its name without namespaces and arguments, and its file: an anonymous
 // namespace's parentheses are not taken for the argument list (its row had been empty).
 TEST(BenchProfile, FunctionRowsAreNamedWithoutNamespacesOrArguments) {
