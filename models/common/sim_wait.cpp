@@ -67,9 +67,8 @@ public:
     Waiter& me() {
         // SystemC numbers a kernel's processes from 0 up (proc_id): an index, not a search.
         const auto id = static_cast<size_t>(sc_core::sc_get_current_process_b()->proc_id);
-        if (id >= m_waiters.size()) m_waiters.resize(id + 1);
-        if (!m_waiters[id]) m_waiters[id] = std::make_unique<Waiter>();
-        return *m_waiters[id];
+        if (id < m_waiters.size() && m_waiters[id]) return *m_waiters[id];
+        return new_waiter(id);
     }
 
     void take_ticket(Picos at, Waiter& w) {
@@ -115,6 +114,15 @@ public:
     }
 
 private:
+    // A process's first sleep: its waiter. Out of line, so that me() is inlined where it is
+    // called, on every sleep (a call's saving and restoring of registers is about a fifth of
+    // its cost; issue 13).
+    [[gnu::noinline]] Waiter& new_waiter(size_t id) {
+        if (id >= m_waiters.size()) m_waiters.resize(id + 1);
+        m_waiters[id] = std::make_unique<Waiter>();
+        return *m_waiters[id];
+    }
+
     static constexpr uint32_t kNone = ~uint32_t(0);
     static constexpr Picos kEmpty = ~Picos(0); // a free table slot
     static constexpr Picos kNever = ~Picos(0);
@@ -282,15 +290,19 @@ WakeQueue* g_queue = nullptr;
 const sc_core::sc_simcontext* g_queue_kernel = nullptr;
 Picos g_horizon = 0;
 
+// The current kernel's first sleep: its queue. Out of line, as WakeQueue::new_waiter.
+[[gnu::noinline]] WakeQueue& new_queue(const sc_core::sc_simcontext* k) {
+    // A new kernel without sim_reset_lead() first (a unit test's): a queue of its own; the
+    // old one is left, as its events belong to a kernel that may be gone.
+    g_queue = new WakeQueue;
+    g_queue_kernel = k;
+    return *g_queue;
+}
+
 WakeQueue& queue() {
     const sc_core::sc_simcontext* k = sc_core::sc_get_curr_simcontext();
-    if (g_queue == nullptr || g_queue_kernel != k) {
-        // A new kernel without sim_reset_lead() first (a unit test's): a queue of its own;
-        // the old one is left, as its events belong to a kernel that may be gone.
-        g_queue = new WakeQueue;
-        g_queue_kernel = k;
-    }
-    return *g_queue;
+    if (g_queue != nullptr && g_queue_kernel == k) return *g_queue;
+    return new_queue(k);
 }
 
 // Sleeps until `at` (kernel time), or until `also` fires when given.
