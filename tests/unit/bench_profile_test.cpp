@@ -6,11 +6,27 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 using namespace ringsim::bench;
 
 namespace {
 SelfCost cost(std::string file, std::string function, std::string object, double ir = 0) {
     return SelfCost{std::move(file), std::move(function), std::move(object), ir};
+}
+
+// Two profiles 10 records apart, the longer with `functions`: each instruction of theirs
+// is a tenth of one a record.
+std::pair<Callgrind, Callgrind> ten_records_apart(std::vector<SelfCost> functions) {
+    Callgrind shorter, longer;
+    shorter.ok = longer.ok = true;
+    shorter.records = 10;
+    longer.records = 20;
+    for (const SelfCost& c : functions)
+        longer.ir += c.ir;
+    longer.functions = std::move(functions);
+    return {shorter, longer};
 }
 } // namespace
 
@@ -44,14 +60,9 @@ TEST(BenchProfile, LibrariesAreTheirOwnComponents) {
 // A row without an object is code inlined from another file: it counts for the function's
 // home, the file of its own row.
 TEST(BenchProfile, InlinedCodeCountsForItsFunctionsHome) {
-    Callgrind shorter, longer;
-    shorter.ok = longer.ok = true;
-    shorter.ir = 100;
-    longer.ir = 1100;
-    shorter.records = 10;
-    longer.records = 20;
-    longer.functions = {cost("models/check/ledger.cpp", "Ledger::place", "/b/ringsim", 600),
-                        cost("models/common/ring_deque.h", "Ledger::place", "", 400)};
+    const auto [shorter, longer] =
+        ten_records_apart({cost("models/check/ledger.cpp", "Ledger::place", "/b/ringsim", 600),
+                           cost("models/common/ring_deque.h", "Ledger::place", "", 400)});
     const auto by = per_record_by(shorter, longer, component_of);
     ASSERT_EQ(by.size(), 1u);
     EXPECT_DOUBLE_EQ(by.at("models/check"), 100);
@@ -61,16 +72,11 @@ TEST(BenchProfile, InlinedCodeCountsForItsFunctionsHome) {
 // when the function begins with inlined code: the function's own source file is its home
 // then, for its component and its name alike.
 TEST(BenchProfile, AFunctionWhoseOwnRowIsATemplateHeaderCountsForItsSourceFile) {
-    Callgrind shorter, longer;
-    shorter.ok = longer.ok = true;
-    shorter.ir = 0;
-    longer.ir = 1000;
-    shorter.records = 10;
-    longer.records = 20;
     const std::string store = "ringsim::models::OrderingEngine::store(unsigned int, unsigned long)";
-    longer.functions = {cost("/usr/include/c++/12/bits/stl_vector.h", store, "/b/ringsim", 400),
-                        cost("models/memory/ordering_engine.cpp", store, "", 500),
-                        cost("models/memory/phys_mem.h", store, "", 100)};
+    const auto [shorter, longer] =
+        ten_records_apart({cost("/usr/include/c++/12/bits/stl_vector.h", store, "/b/ringsim", 400),
+                           cost("models/memory/ordering_engine.cpp", store, "", 500),
+                           cost("models/memory/phys_mem.h", store, "", 100)});
     const auto by = per_record_by(shorter, longer, component_of);
     ASSERT_EQ(by.size(), 1u);
     EXPECT_DOUBLE_EQ(by.at("models/memory"), 100);
@@ -78,10 +84,11 @@ TEST(BenchProfile, AFunctionWhoseOwnRowIsATemplateHeaderCountsForItsSourceFile) 
     ASSERT_EQ(named.size(), 1u);
     EXPECT_DOUBLE_EQ(named.at("OrderingEngine::store (ordering_engine.cpp)"), 100);
     // A template's own code stays the templates' (every row of it is a system header).
-    longer.functions = {
-        cost("/usr/include/c++/12/bits/stl_vector.h", "std::vector<int>::push_back", "/b/r", 300),
-        cost("/usr/include/c++/12/bits/vector.tcc", "std::vector<int>::push_back", "", 700)};
-    EXPECT_DOUBLE_EQ(per_record_by(shorter, longer, component_of)
+    const std::string push = "std::vector<int>::push_back";
+    const auto [s2, l2] =
+        ten_records_apart({cost("/usr/include/c++/12/bits/stl_vector.h", push, "/b/r", 300),
+                           cost("/usr/include/c++/12/bits/vector.tcc", push, "", 700)});
+    EXPECT_DOUBLE_EQ(per_record_by(s2, l2, component_of)
                          .at("C++ library templates (std::map, vector, ...) compiled into ringsim"),
                      100);
 }
