@@ -138,18 +138,14 @@ void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_
     a.recent.emplace_back() = {addr, n, p, is_store, exclusive};
 }
 
-Picos OrderingEngine::perform_load(Agent& a, Picos t, Addr addr, uint64_t n, bool acquire) {
-    if (m_model == MemoryModel::sc) {
-        // Everything performs at issue, in order: no bounds, floors or draws to consult.
-        a.max_load = std::max(a.max_load, t);
-        return t;
-    }
+Picos OrderingEngine::perform_load_reordered(Agent& a, Picos t, Addr addr, uint64_t n,
+                                             bool acquire) {
     const Picos lo = t > a.bounds.load_early_max ? t - a.bounds.load_early_max : 0;
     Picos p = pick(t, lo, t + a.bounds.load_late_max);
     p = std::max({p, a.floor_all, a.next_floor});
     switch (m_model) {
     case MemoryModel::sc:
-        break; // returned above: at issue
+        break; // not reached: perform_load() answers sc at issue
     case MemoryModel::tso:
         p = std::max({p, a.max_load, same_bytes_floor(a, addr, n, false)});
         break;
@@ -250,6 +246,31 @@ void OrderingEngine::resolve(PendingLoad& l) {
     const OpRecord& op = l.op;
     if (l.bytes.size() < op.size) l.bytes.resize(op.size); // a reused slot's may be larger
     m_mem.read(op.addr, l.bytes.data(), op.size);
+    l.sources.clear();
+    if (m_history.empty()) {
+        // No store in flight (every load under sc, nearly): each piece reads memory alone.
+        // The same value and sources as apply_history() would give, whose search for the
+        // stores reaching each piece would find none, at a fraction of its cost (a load is
+        // read on every record: the writer's data_tail).
+        if (l.pieces.empty())
+            l.sources.push_back({0, op.size, 0, op.issue, op.perform});
+        else
+            for (const Piece& pc : l.pieces)
+                l.sources.push_back({pc.offset, pc.length, 0, pc.issue, pc.perform});
+    } else {
+        apply_history(l);
+    }
+    l.op.value = first_word(l.bytes.data(), op.size);
+    for (const ByteSource& b : l.sources) {
+        uint64_t seq = b.store_seq;
+        if (!seq && !m_observers.empty()) seq = written_by(op.addr + b.offset, b.length);
+        l.op.source = std::max(l.op.source, seq);
+    }
+    l.resolved = true;
+}
+
+[[gnu::always_inline]] inline void OrderingEngine::apply_history(PendingLoad& l) {
+    const OpRecord& op = l.op;
     const Piece whole{0, op.size, op.issue, op.perform};
     const Piece* pieces = l.pieces.empty() ? &whole : l.pieces.data();
     const size_t count = l.pieces.empty() ? 1 : l.pieces.size();
@@ -284,7 +305,6 @@ void OrderingEngine::resolve(PendingLoad& l) {
     }
     std::stable_sort(hits.begin(), hits.end(),
                      [](const Hit& x, const Hit& y) { return x.piece < y.piece; });
-    l.sources.clear();
     auto h = hits.begin();
     for (size_t k = 0; k < count; ++k) {
         const Piece& pc = pieces[k];
@@ -293,13 +313,6 @@ void OrderingEngine::resolve(PendingLoad& l) {
         for (; h != hits.end() && h->piece == k; ++h)
             paint(l.sources, from, {h->from, h->to - h->from, h->store_seq, pc.issue, pc.perform});
     }
-    l.op.value = first_word(l.bytes.data(), op.size);
-    for (const ByteSource& b : l.sources) {
-        uint64_t seq = b.store_seq;
-        if (!seq && !m_observers.empty()) seq = written_by(op.addr + b.offset, b.length);
-        l.op.source = std::max(l.op.source, seq);
-    }
-    l.resolved = true;
 }
 
 void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
@@ -542,7 +555,8 @@ bool OrderingEngine::cancel_store(uint64_t seq, Picos resolved_at) {
 void OrderingEngine::retire(Picos now, Picos keep_from) {
     // Merge into memory every store no load can still need to see around: older than the
     // window, and older than every load not yet resolved (a copy: its earliest piece).
-    if (keep_from == 0) return; // a branch on a load performed at 0 may squash any store
+    if (m_history.empty()) return; // nothing to merge (every access under sc, nearly)
+    if (keep_from == 0) return;    // a branch on a load performed at 0 may squash any store
     Picos horizon = now > m_window ? now - m_window - 1 : 0;
     horizon = std::min(horizon, keep_from - 1);
     for (size_t i = 0; i < m_loads.size(); ++i) {

@@ -155,7 +155,14 @@ private:
     Picos pick(Picos t, Picos lo, Picos hi);
     // The perform time of a load issued at t by `a` (bounds, floors, the model's order);
     // updates what later operations of `a` must respect.
-    Picos perform_load(Agent& a, Picos t, Addr addr, uint64_t n, bool acquire);
+    Picos perform_load(Agent& a, Picos t, Addr addr, uint64_t n, bool acquire) {
+        if (m_model != MemoryModel::sc) return perform_load_reordered(a, t, addr, n, acquire);
+        // Everything performs at issue, in order: no bounds, floors or draws to consult.
+        // Inline: a copy asks once per cache line.
+        a.max_load = std::max(a.max_load, t);
+        return t;
+    }
+    Picos perform_load_reordered(Agent& a, Picos t, Addr addr, uint64_t n, bool acquire);
     // A new operation's record, numbered in issue order.
     OpRecord next_op(unsigned agent, OpKind kind, Addr addr, uint64_t n, Picos now, Picos perform,
                      Barrier label);
@@ -218,6 +225,9 @@ private:
         std::vector<ByteSource> sources;
     };
     void resolve(PendingLoad& l);
+    // resolve()'s part for stores not yet merged into memory: puts in l.bytes those that
+    // reach each piece, and l.sources (empty) one range per piece, painted with them.
+    void apply_history(PendingLoad& l);
     // Under sc a store goes straight to memory unless a pending copy reads its bytes or
     // older stores wait in the history.
     bool pending_load_overlaps(Addr addr, uint64_t n) const;
