@@ -369,24 +369,16 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     a.max_store = std::max(a.max_store, p);
     if (release) a.last_release = std::max(a.last_release, p);
 
-    OpRecord op =
-        next_op(agent, release ? OpKind::store_release : OpKind::store, addr, n, now, p, label);
-    op.value = first_word(src, n);
+    // The record is made in its slot of the ring of recent stores, not built and copied in
+    // (three stores a record).
+    const uint64_t seq = m_next_seq++;
+    OpRecord& op = store_record_slot(seq);
+    op = {seq,  agent, release ? OpKind::store_release : OpKind::store,
+          addr, n,     now,
+          p,    label, first_word(src, n),
+          0};
     for (OpObserver* o : m_observers)
         o->on_op(op);
-    // The ring grows to its size as stores come, instead of being zeroed whole up front: a
-    // short run (a sweep point, a lesson) touches only the pages it uses. Its capacity comes
-    // in two steps, a small block and then the whole ring: growing by doubling would copy and
-    // fault in about twice the ring's size on the way, and reserving it all in every engine
-    // costs a litmus test's thousands of small engines a 4.7 MB allocation each.
-    const size_t slot = op.seq % kStoreRecordsKept;
-    if (slot >= m_store_records.size()) {
-        if (slot >= m_store_records.capacity())
-            m_store_records.reserve(slot < kStoreRecordsFirst ? kStoreRecordsFirst
-                                                              : kStoreRecordsKept);
-        m_store_records.resize(slot + 1);
-    }
-    m_store_records[slot] = op;
 
     if (m_model == MemoryModel::sc) {
         // Performs now, in order: straight to memory, unless a copy still to perform reads
@@ -619,6 +611,22 @@ size_t OrderingEngine::history_index(Picos p, uint64_t seq) const {
                                  [](const PendingStore& s, const auto& key) {
                                      return std::make_pair(s.op.perform, s.op.seq) < key;
                                  });
+}
+
+[[gnu::always_inline]] inline OpRecord& OrderingEngine::store_record_slot(uint64_t seq) {
+    // The ring grows to its size as stores come, instead of being zeroed whole up front: a
+    // short run (a sweep point, a lesson) touches only the pages it uses. Its capacity comes
+    // in two steps, a small block and then the whole ring: growing by doubling would copy and
+    // fault in about twice the ring's size on the way, and reserving it all in every engine
+    // costs a litmus test's thousands of small engines a 4.7 MB allocation each.
+    const size_t slot = seq % kStoreRecordsKept;
+    if (slot >= m_store_records.size()) {
+        if (slot >= m_store_records.capacity())
+            m_store_records.reserve(slot < kStoreRecordsFirst ? kStoreRecordsFirst
+                                                              : kStoreRecordsKept);
+        m_store_records.resize(slot + 1);
+    }
+    return m_store_records[slot];
 }
 
 const OpRecord* OrderingEngine::store_record(uint64_t seq) const {

@@ -251,6 +251,7 @@ private:
     // Records of recent stores, for explanations: a ring indexed by seq, so a newer
     // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots.
     std::vector<OpRecord> m_store_records;
+    OpRecord& store_record_slot(uint64_t seq); // seq's slot, the ring grown to reach it
     std::vector<OpObserver*> m_observers;
     // Only while an observer watches: which store's bytes memory holds, so that a load that
     // read memory (every load under sc, old bytes under tso and arm) still names the store
