@@ -135,10 +135,18 @@ void Ledger::forget_delivered_before(uint64_t k) {
 
 const LedgerEntry& Ledger::deliver(uint64_t pos) {
     const uint64_t k = key(pos);
-    Slot& from = m_entries.front().key == k ? m_entries.front() : m_entries[locate(m_entries, k)];
+    const bool oldest = m_entries.front().key == k; // the usual case: read in order
+    Slot& from = oldest ? m_entries.front() : m_entries[locate(m_entries, k)];
     LedgerEntry& e = place(m_delivered, k, std::move(from.e));
     from.gone = true;
-    trim_gone();
+    if (oldest) {
+        // Only the front moved: trim_gone() without its look at the back.
+        do
+            m_entries.pop_front();
+        while (!m_entries.empty() && m_entries.front().gone);
+    } else {
+        trim_gone();
+    }
     forget_delivered_before(k); // never the entry just placed, at k itself
     return e;
 }
