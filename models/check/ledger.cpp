@@ -46,6 +46,7 @@ LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stor
     // exceeds the buffer size; entries are in production order, so stop at the first that
     // does not.
     const uint64_t p = pos, s = size;
+    bool any_gone = false;
     for (size_t i = 0; i < m_entries.size(); ++i) {
         Slot& slot = m_entries[i];
         if (slot.gone) continue;
@@ -61,8 +62,10 @@ LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stor
         }
         lapped.push_back(std::move(old));
         slot.gone = true;
+        any_gone = true;
     }
-    trim_gone();
+    // Neither end is ever left gone (every change trims), so only a lap can need a trim.
+    if (any_gone) trim_gone();
     // Every field of LedgerEntry but the bytes, set as the function's comment says: the
     // slot may hold an entry that left it.
     LedgerEntry& e = slot_for(m_entries, key(pos)).e;
