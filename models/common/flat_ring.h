@@ -60,7 +60,9 @@ public:
     }
 
 private:
-    void grow() {
+    // Out of line: emplace_back() is inlined into every remember() and add_load(), and the
+    // rare growth inlined with it made each of them save and restore more registers.
+    [[gnu::noinline]] void grow() {
         std::vector<T> bigger(m_v.empty() ? 8 : 2 * m_v.size());
         for (size_t k = 0; k < m_n; ++k)
             bigger[k] = std::move((*this)[k]);
