@@ -15,7 +15,7 @@
 namespace ringsim::models {
 
 namespace detail {
-Picos g_lead = 0; // read by sim_now() (sim_clock.cpp)
+Picos g_lead = 0; // read by sim_now() (sim_clock.h)
 } // namespace detail
 
 using detail::g_lead;
