@@ -64,7 +64,7 @@ LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stor
         slot.gone = true;
         any_gone = true;
     }
-    // Neither end is ever left gone (every change trims), so only a lap can need a trim.
+    // Neither end is ever left gone (ledger.h, trim_gone), so only a lap can need a trim.
     if (any_gone) trim_gone();
     // Every field of LedgerEntry but the bytes, set as the function's comment says: the
     // slot may hold an entry that left it.

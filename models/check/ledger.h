@@ -101,6 +101,9 @@ private:
     // reused slot as it was; in the middle, a default one). Not marked gone.
     static Slot& slot_for(Slots& slots, uint64_t k);
     void forget_delivered_before(uint64_t k); // those more than one buffer length before k
+    // Pops the gone slots at both ends. Every member function leaves neither end of
+    // m_entries gone (find() and deliver() trust the front), so a change that marks no slot
+    // gone, or only the front (deliver(), which pops it), needs no trim.
     void trim_gone();
 
     uint64_t m_size;

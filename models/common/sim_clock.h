@@ -2,7 +2,7 @@
 // record that is stamped, a fault that is counted. Plain C++: a model that only needs the
 // time (the ring buffer, the checkers, the MMU) includes this, never SystemC, and compiles
 // and is unit-tested without the SystemC kernel. It reads SystemC's clock (resolution
-// 1 ps); outside a running simulation it is 0.
+// 1 ps); before the first kernel exists it is 0.
 //
 // Inline, because every access of every model asks (about a dozen times a record), and a
 // call here also made each caller save and restore the registers holding its arguments
@@ -15,6 +15,8 @@
 
 #include "models/common/types.h"
 
+#include <cstring>
+
 namespace sc_core {
 class sc_simcontext;
 extern sc_simcontext* sc_curr_simcontext; // SystemC's current kernel (null before the first)
@@ -24,18 +26,25 @@ namespace ringsim::models {
 
 namespace detail {
 extern const sc_core::sc_simcontext* g_clock_kernel; // the kernel g_clock reads
-// Its time stamp in picoseconds: sc_time's value, read as its own type (sim_clock.cpp).
-extern const unsigned long long* g_clock;
+// Its time stamp in picoseconds: the 8 bytes of sc_time's value (sim_clock.cpp).
+extern const void* g_clock;
 extern Picos g_lead;  // how far the running process is ahead of it (sim_wait.cpp)
 Picos attach_clock(); // points g_clock at the current kernel's clock; returns it
 } // namespace detail
 
 inline Picos sim_now() {
-    const Picos kernel = detail::g_clock_kernel == sc_core::sc_curr_simcontext
-                             ? Picos(*detail::g_clock)
-                             : detail::attach_clock();
-    // A process that skipped a wait (sim_wait.h) is ahead of the kernel by its lead.
-    return kernel + detail::g_lead;
+    // A process that skipped a wait (sim_wait.h) is ahead of the kernel by its lead. The
+    // rare path is marked so: the compiler then keeps a caller's arguments in registers on
+    // the usual one, and spills them only around attach_clock().
+    if (__builtin_expect(detail::g_clock_kernel != sc_core::sc_curr_simcontext, 0))
+        return detail::attach_clock() + detail::g_lead;
+    Picos now; // copied as bytes: sc_time's value type is not Picos' type on every target
+    std::memcpy(&now, detail::g_clock, sizeof now);
+    return now + detail::g_lead;
 }
+
+// Before a kernel is deleted (platform/systemc_kernel.cpp): the clock forgets it, so that a
+// new kernel made at the same address is attached anew, not read through the old pointer.
+void sim_clock_forget_kernel();
 
 } // namespace ringsim::models

@@ -63,7 +63,9 @@ struct RmwTicket {
 class OpObserver {
 public:
     virtual ~OpObserver() = default;
-    virtual void on_op(const OpRecord& op) = 0; // a load is reported when it is read
+    // A load is reported when it is read. A listener only watches: it must not call back
+    // into the engine (store() hands it the record in its slot of the ring of store records).
+    virtual void on_op(const OpRecord& op) = 0;
 };
 
 class OrderingEngine {
@@ -227,7 +229,7 @@ private:
     void resolve(PendingLoad& l);
     // resolve()'s part for stores not yet merged into memory: puts in l.bytes those that
     // reach each piece, and l.sources (empty) one range per piece, painted with them.
-    void apply_history(PendingLoad& l);
+    inline void apply_history(PendingLoad& l); // ordering_engine.cpp only: always inlined
     // Under sc a store goes straight to memory unless a pending copy reads its bytes or
     // older stores wait in the history.
     bool pending_load_overlaps(Addr addr, uint64_t n) const;
@@ -251,7 +253,7 @@ private:
     // Records of recent stores, for explanations: a ring indexed by seq, so a newer
     // operation's slot replaces an old store's; it grows up to kStoreRecordsKept slots.
     std::vector<OpRecord> m_store_records;
-    OpRecord& store_record_slot(uint64_t seq); // seq's slot, the ring grown to reach it
+    inline OpRecord& store_record_slot(uint64_t seq); // seq's slot, grown to; always inlined
     std::vector<OpObserver*> m_observers;
     // Only while an observer watches: which store's bytes memory holds, so that a load that
     // read memory (every load under sc, old bytes under tso and arm) still names the store

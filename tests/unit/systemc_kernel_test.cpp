@@ -31,3 +31,15 @@ TEST(SystemcKernel, AFreshKernelStartsAtZeroWithPicoseconds) {
     sc_core::sc_start(sc_core::sc_time::from_value(2500));
     EXPECT_EQ(models::sim_now(), 2500u);
 }
+
+TEST(SystemcKernel, AForgottenKernelIsTakenAgainOnTheNextRead) {
+    // fresh_systemc() makes the clock forget the kernel it deletes, so that one made at the
+    // same address is attached anew; a kernel forgotten and still current is read again.
+    platform::configure_systemc();
+    sc_core::sc_start(sc_core::sc_time::from_value(4000));
+    const models::Picos before = models::sim_now();
+    models::sim_clock_forget_kernel();
+    EXPECT_EQ(models::sim_now(), before);
+    sc_core::sc_start(sc_core::sc_time::from_value(1000));
+    EXPECT_EQ(models::sim_now(), before + 1000);
+}
