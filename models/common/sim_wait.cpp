@@ -104,6 +104,13 @@ public:
         if (i.first == kNone) forget(i);
     }
 
+    // Whether something is known to be due at or before `at`: a ticket still filed is a
+    // process asleep in SystemC's timed queue, or a delayed notification whose tick is
+    // armed, so the kernel's next activity is no later. A cheap "yes" spares sim_wait()
+    // SystemC's question (sc_time_to_pending_activity, about 100 instructions), asked before
+    // nearly every real wait; "no" says nothing, and the question is asked.
+    bool known_due_by(Picos at) const { return m_hint <= at; }
+
     void notify_at(Picos at, sc_core::sc_event& e) {
         file(at, nullptr, &e);
         m_notify_times.push(at);
@@ -157,6 +164,10 @@ private:
             t = uint32_t(m_tickets.size());
             m_tickets.push_back({w, e, kNone});
         }
+        if (at < m_hint) {
+            m_hint = at;
+            m_hint_ticket = t;
+        }
         if (Instant* i = find(at)) {
             m_tickets[i->last].next = t;
             i->last = t;
@@ -167,7 +178,13 @@ private:
         ++m_live;
         return t;
     }
-    void release(uint32_t t) { m_free.push_back(t); }
+    void release(uint32_t t) {
+        m_free.push_back(t);
+        if (t == m_hint_ticket) {
+            m_hint = kNever;
+            m_hint_ticket = kNone;
+        }
+    }
     // Puts an instant in the first free slot of its probe run.
     void put(const Instant& i) {
         size_t s = slot_of(i.at);
@@ -252,6 +269,10 @@ private:
     std::priority_queue<Picos, std::vector<Picos>, std::greater<Picos>> m_notify_times;
     std::vector<Ticket> m_tickets; // by index; m_free lists the unused ones
     std::vector<uint32_t> m_free;
+    // A live ticket's instant, the earliest of those filed since the last one known was
+    // released (not always the earliest of all), and that ticket; kNever: none known.
+    Picos m_hint = kNever;
+    uint32_t m_hint_ticket = kNone;
     std::vector<Instant> m_table;                   // a power of two in size
     size_t m_mask = 0;                              // m_table.size() - 1
     size_t m_live = 0;                              // instants in the table
@@ -278,14 +299,6 @@ void forget_next_activity() {
     g_next.process = nullptr;
 }
 
-Picos next_activity(Picos now) {
-    const sc_core::sc_simcontext* k = sc_core::sc_get_curr_simcontext();
-    const sc_core::sc_process_b* p = sc_core::sc_get_current_process_b();
-    if (g_next.process != p || g_next.kernel != k || g_next.asked_at != now || p == nullptr)
-        g_next = {k, p, now, now + sc_core::sc_time_to_pending_activity(k).value()};
-    return g_next.at;
-}
-
 WakeQueue* g_queue = nullptr;
 const sc_core::sc_simcontext* g_queue_kernel = nullptr;
 Picos g_horizon = 0;
@@ -303,6 +316,21 @@ WakeQueue& queue() {
     const sc_core::sc_simcontext* k = sc_core::sc_get_curr_simcontext();
     if (g_queue != nullptr && g_queue_kernel == k) return *g_queue;
     return new_queue(k);
+}
+
+// Whether the kernel has any activity (a runnable process, a delta notification, an update,
+// a timed event) at or before kernel time `by`, asked at kernel time `now`: what SystemC
+// last told the running process, else something filed in the wake queue due by then (a
+// "yes" that spares the question: with 33 CPUs' writers asleep, a quarter of those before
+// real waits), else SystemC's answer, remembered.
+bool activity_by(Picos now, Picos by) {
+    const sc_core::sc_simcontext* k = sc_core::sc_get_curr_simcontext();
+    const sc_core::sc_process_b* p = sc_core::sc_get_current_process_b();
+    if (g_next.process != p || g_next.kernel != k || g_next.asked_at != now || p == nullptr) {
+        if (g_queue != nullptr && g_queue_kernel == k && g_queue->known_due_by(by)) return true;
+        g_next = {k, p, now, now + sc_core::sc_time_to_pending_activity(k).value()};
+    }
+    return g_next.at - now <= by - now;
 }
 
 // Sleeps until `at` (kernel time), or until `also` fires when given.
@@ -337,7 +365,7 @@ void sim_wait(Picos d) {
         // next activity (the wake queue's tick among it) strictly after our new time: the
         // wait would wake us alone and first. At the same instant as another activity we
         // wait for real, and the wake queue orders the two.
-        if (next_activity(k) - k > lead) {
+        if (!activity_by(k, k + lead)) {
             g_lead = lead;
             return;
         }
