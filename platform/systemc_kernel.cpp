@@ -25,10 +25,11 @@ void fresh_systemc() {
     // A run that ended in an error may have left a process ahead of the old kernel's clock;
     // the wake queue's events belong to the old kernel and go before it (sim_wait.h).
     models::sim_reset_lead();
-    models::sim_clock_forget_kernel();
     if (sc_core::sc_curr_simcontext != first) delete sc_core::sc_curr_simcontext;
     sc_core::sc_curr_simcontext = nullptr;
     sc_core::sc_default_global_context = nullptr;
+    // After the delete, so that nothing in it attaches the clock to the dying kernel again.
+    models::sim_clock_forget_kernel();
     configure_systemc();
 }
 

@@ -17,8 +17,9 @@ const sc_core::sc_simcontext* g_clock_kernel = nullptr;
 const void* g_clock = &kNoKernel;
 
 // sc_time is its value alone, an unsigned 64-bit sc_time::value_type (unsigned long long on
-// x86-64, uint64_t elsewhere), so the kernel's time stamp begins with that value's 8 bytes
-// (pointer-interconvertible with its only member), which sim_now() copies into a Picos.
+// x86-64 and aarch64, uint64_t on other Linux targets), so the kernel's time stamp begins with that
+// value's 8 bytes (pointer-interconvertible with its only member), which sim_now() copies into a
+// Picos.
 using ScValue = sc_core::sc_time::value_type;
 static_assert(std::is_standard_layout_v<sc_core::sc_time> &&
                   sizeof(sc_core::sc_time) == sizeof(ScValue) && sizeof(ScValue) == sizeof(Picos) &&

@@ -43,8 +43,10 @@ inline Picos sim_now() {
     return now + detail::g_lead;
 }
 
-// Before a kernel is deleted (platform/systemc_kernel.cpp): the clock forgets it, so that a
+// When a kernel was deleted (platform/systemc_kernel.cpp): the clock forgets it, so that a
 // new kernel made at the same address is attached anew, not read through the old pointer.
+// Until a kernel is attached again, sim_now() is 0 with none current, and attaches (making
+// one, as sc_time_stamp() would) once one is.
 void sim_clock_forget_kernel();
 
 } // namespace ringsim::models

@@ -105,8 +105,10 @@ public:
     }
 
     // Whether something is known to be due at or before `at`: a ticket still filed is a
-    // process asleep in SystemC's timed queue, or a delayed notification whose tick is
-    // armed, so the kernel's next activity is no later. A cheap "yes" spares sim_wait()
+    // process asleep in SystemC's timed queue until its instant, or a delayed notification
+    // whose tick is armed at or before it; at the current instant, one whose turn has come
+    // (its process runnable or its turn notified, or the tick's delta notification pending).
+    // Either way the kernel's next activity is no later. A cheap "yes" spares sim_wait()
     // SystemC's question (sc_time_to_pending_activity, about 100 instructions), asked before
     // nearly every real wait; "no" says nothing, and the question is asked.
     bool known_due_by(Picos at) const { return m_hint <= at; }

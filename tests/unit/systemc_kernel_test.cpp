@@ -25,7 +25,10 @@ TEST(SystemcKernel, TheModelsClockFollowsTheCurrentKernel) {
 TEST(SystemcKernel, AFreshKernelStartsAtZeroWithPicoseconds) {
     platform::configure_systemc();
     sc_core::sc_start(sc_core::sc_time::from_value(5000));
+    EXPECT_EQ(models::sim_now(), 5000u); // the clock is attached to this kernel
     platform::fresh_systemc();
+    // The clock forgot the deleted kernel: a new one at its address is attached anew.
+    EXPECT_EQ(models::detail::g_clock_kernel, nullptr);
     EXPECT_EQ(models::sim_now(), 0u);
     EXPECT_EQ(sc_core::sc_get_time_resolution(), sc_core::sc_time(1, sc_core::SC_PS));
     sc_core::sc_start(sc_core::sc_time::from_value(2500));
@@ -39,7 +42,9 @@ TEST(SystemcKernel, AForgottenKernelIsTakenAgainOnTheNextRead) {
     sc_core::sc_start(sc_core::sc_time::from_value(4000));
     const models::Picos before = models::sim_now();
     models::sim_clock_forget_kernel();
+    EXPECT_EQ(models::detail::g_clock_kernel, nullptr);
     EXPECT_EQ(models::sim_now(), before);
+    EXPECT_EQ(models::detail::g_clock_kernel, sc_core::sc_curr_simcontext);
     sc_core::sc_start(sc_core::sc_time::from_value(1000));
     EXPECT_EQ(models::sim_now(), before + 1000);
 }
