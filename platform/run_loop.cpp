@@ -122,6 +122,11 @@ RunLoopEnd run_simulation(const RunLoopOptions& options) {
     // waits it skips to those of real ones (tests/regression/lead_is_exact.cmake).
     const char* no_lead = std::getenv("RINGSIM_NO_LEAD");
     const bool lead = no_lead == nullptr || std::string(no_lead) == "0" || !*no_lead;
+    // RINGSIM_PARK=1: sleepers park from the first instant on, not from kParkFrom (sim_wait.h),
+    // to hold the two ways of sleeping to each other (the same test).
+    const char* park = std::getenv("RINGSIM_PARK");
+    const bool park_always = park != nullptr && std::string(park) == "1";
+    models::sim_set_park_from(park_always ? 1 : models::kParkFrom);
     for (;;) {
         const Clock::time_point t0 = Clock::now();
         // SC_EXIT_ON_STARVATION: with nothing left to do, time stays at the last event

@@ -1,5 +1,6 @@
 #include "models/common/sim_wait.h"
 
+#include "models/common/min_queue.h"
 #include "models/common/sc_picos.h"
 #include "models/common/sim_clock.h"
 
@@ -21,6 +22,7 @@ Picos g_lead = 0; // read by sim_now() (sim_clock.h)
 using detail::g_lead;
 
 namespace {
+size_t g_park_from = kParkFrom; // sim_set_park_from()
 
 // SystemC's clock, without the running process's lead.
 Picos kernel_now() {
@@ -44,6 +46,20 @@ void require_no_lead() {
 // the next delta cycle, and the tickets behind it wait until its wakees have run (a method
 // runs before a thread within a delta cycle, but one made runnable in the middle of a
 // cycle runs after the threads already due, whose order is again SystemC's).
+//
+// Parking. SystemC's timed queue is a binary heap, ordered through a comparison it calls by
+// pointer at each of its levels: with 33 CPUs' writers asleep it cost about 470
+// instructions a record, against 120 on 4 (issue 13). So from kParkFrom instants with
+// tickets at once (sim_wait.h), a sleeper with no other event to wake for parks instead:
+// it waits on its turn event alone, as one that stepped aside does, unless its instant is
+// earlier than every other. The queue keeps the invariant that makes this exact: the
+// earliest instant's first ticket always has a wake on its way (its own timed wait, the
+// tick armed for a notification, or its turn event notified for that instant, here, when
+// the instant becomes the earliest). SystemC's heap then holds about one event for the
+// sleepers, and the queue's own order of instants is a sorted array (models/common/min_queue.h).
+// A parked sleeper wakes in the same delta cycle of the same instant, in the same turn, as
+// it would have from a timed wait; no process can tell the two ways apart, and
+// RINGSIM_PARK=1 (tests/regression/lead_is_exact.cmake) holds every scenario to that.
 class WakeQueue {
 public:
     WakeQueue() {
@@ -61,7 +77,8 @@ public:
         sc_core::sc_event turn{"ringsim_wake_turn"};
         uint32_t ticket = kNone;
         Picos due = 0;
-        bool stepped_aside = false;
+        bool stepped_aside = false; // waits on `turn`: parked, or woken before its turn
+        bool woken = false;         // a wake is on its way: a timed wait, or `turn` notified
     };
 
     Waiter& me() {
@@ -71,12 +88,18 @@ public:
         return new_waiter(id);
     }
 
-    void take_ticket(Picos at, Waiter& w) {
+    // Files the waiter's ticket for `at`. True: it is to park, waiting on its turn event
+    // alone (it may when the queue parks, it has no other event to wake for, and an instant
+    // no later than its own has a wake on its way); false: it sleeps with a timed wait.
+    bool take_ticket(Picos at, Waiter& w, bool may_park) {
+        const bool park = may_park && m_parking && !m_instants.empty() && !(at < m_instants.top());
         w.ticket = file(at, &w, nullptr);
         w.due = at;
+        w.woken = !park;
+        return park;
     }
     // Woken at the ticket's time: waits for its turn, then gives up the ticket.
-    void take_turn(Waiter& w) {
+    [[gnu::always_inline]] void take_turn(Waiter& w) {
         if (m_firing || find(w.due)->first != w.ticket) {
             w.stepped_aside = true;
             sc_core::wait(w.turn);
@@ -101,14 +124,18 @@ public:
         if (i.last == w.ticket) i.last = prev;
         release(w.ticket);
         w.ticket = kNone;
-        if (i.first == kNone) forget(i);
+        if (i.first == kNone)
+            retire(i);
+        else if (m_parking && i.at == m_instants.top())
+            arm_earliest(); // the ticket behind it may be a parked one
     }
 
     // Whether something is known to be due at or before `at`: a ticket still filed is a
-    // process asleep in SystemC's timed queue until its instant, or a delayed notification
-    // whose tick is armed at or before it; at the current instant, one whose turn has come
-    // (its process runnable or its turn notified, or the tick's delta notification pending).
-    // Either way the kernel's next activity is no later. A cheap "yes" spares sim_wait()
+    // process asleep until its instant (in SystemC's timed queue, or parked behind an
+    // instant no later that has a wake on its way), or a delayed notification whose tick is
+    // armed at or before it; at the current instant, one whose turn has come (its process
+    // runnable or its turn notified, or the tick's delta notification pending). Either way
+    // the kernel's next activity is no later. A cheap "yes" spares sim_wait()
     // SystemC's question (sc_time_to_pending_activity, about 100 instructions), asked before
     // nearly every real wait; "no" says nothing, and the question is asked.
     bool known_due_by(Picos at) const { return m_hint <= at; }
@@ -178,7 +205,49 @@ private:
         if ((m_live + 1) * 4 > m_table.size()) grow();
         put({at, t, t});
         ++m_live;
+        if (m_parking)
+            m_instants.push(at);
+        else if (m_live >= g_park_from)
+            start_parking();
         return t;
+    }
+    // The queue parks from now on, for the rest of the kernel's life: a run that once had so
+    // many instants asleep is one that has them (its processes do not go away), and the
+    // switch is then made once, not back and forth around the threshold.
+    [[gnu::noinline]] void start_parking() {
+        for (const Instant& i : m_table)
+            if (i.at != kEmpty) m_instants.push(i.at);
+        m_parking = true;
+    }
+    // An instant with no tickets left leaves the table; when the queue parks and it was the
+    // earliest, the next earliest is armed.
+    void retire(Instant& i) {
+        const Picos at = i.at;
+        forget(i);
+        if (m_parking) retire_parked(at);
+    }
+    [[gnu::noinline]] void retire_parked(Picos at) {
+        if (m_instants.top() != at) return; // not the earliest: its entry goes later
+        m_instants.pop();
+        arm_earliest();
+    }
+    // Keeps the invariant that lets a sleeper park (see the class's comment): the earliest
+    // instant's first ticket has a wake on its way. Only a parked waiter's is missing, and
+    // its turn event is notified for the instant.
+    void arm_earliest() {
+        while (!m_instants.empty()) {
+            const Instant* i = find(m_instants.top());
+            if (i == nullptr) { // forgotten while not the earliest
+                m_instants.pop();
+                continue;
+            }
+            Waiter* w = m_tickets[i->first].waiter;
+            if (w != nullptr && !w->woken) {
+                w->woken = true;
+                w->turn.notify(sc_picos(i->at - kernel_now()));
+            }
+            return;
+        }
     }
     void release(uint32_t t) {
         m_free.push_back(t);
@@ -228,17 +297,20 @@ private:
     // After a turn at t: the next ticket of t goes next. A process that stepped aside is
     // handed the turn; one still to run finds it is first when it does; a notification is
     // fired.
-    void hand_on(Picos t) {
+    [[gnu::always_inline]] void hand_on(Picos t) {
         for (;;) {
             Instant* i = find(t);
             if (i == nullptr) return;
             if (i->first == kNone) {
-                forget(*i);
+                retire(*i);
                 return;
             }
             const Ticket next = m_tickets[i->first];
             if (next.waiter) {
-                if (next.waiter->stepped_aside) next.waiter->turn.notify();
+                if (next.waiter->stepped_aside) {
+                    next.waiter->woken = true;
+                    next.waiter->turn.notify();
+                }
                 return;
             }
             // Its wakees run in the next delta cycle, and the tickets behind it after them:
@@ -275,9 +347,11 @@ private:
     // released (not always the earliest of all), and that ticket; kNever: none known.
     Picos m_hint = kNever;
     uint32_t m_hint_ticket = kNone;
-    std::vector<Instant> m_table;                   // a power of two in size
-    size_t m_mask = 0;                              // m_table.size() - 1
-    size_t m_live = 0;                              // instants in the table
+    bool m_parking = false;
+    MinQueue<Picos> m_instants;   // the table's instants while it parks, and some forgotten
+    std::vector<Instant> m_table; // a power of two in size
+    size_t m_mask = 0;            // m_table.size() - 1
+    size_t m_live = 0;            // instants in the table
     std::vector<std::unique_ptr<Waiter>> m_waiters; // by proc_id
 };
 
@@ -340,12 +414,15 @@ template <class Also> void sleep_until(Picos at, const Also* also) {
     forget_next_activity();
     WakeQueue& q = queue();
     WakeQueue::Waiter& w = q.me();
-    q.take_ticket(at, w);
-    const sc_core::sc_time d = sc_picos(at - kernel_now());
-    if (also)
-        sc_core::wait(d, *also);
-    else
-        sc_core::wait(d);
+    if (q.take_ticket(at, w, also == nullptr)) {
+        w.stepped_aside = true; // woken by its turn alone, at its instant
+        sc_core::wait(w.turn);
+        w.stepped_aside = false;
+    } else if (also) {
+        sc_core::wait(sc_picos(at - kernel_now()), *also);
+    } else {
+        sc_core::wait(sc_picos(at - kernel_now()));
+    }
     require_no_lead(); // a thread that ended ahead would have left its lead behind
     if (kernel_now() >= at)
         q.take_turn(w); // may notify the next in turn
@@ -428,6 +505,10 @@ Picos sim_lead() {
 
 void sim_set_horizon(Picos until) {
     g_horizon = until;
+}
+
+void sim_set_park_from(size_t instants) {
+    g_park_from = instants;
 }
 
 void sim_prepare() {

@@ -5,14 +5,18 @@
 # directory of its own under the same relative names: perf.data records its command line).
 # Watching changes nothing either: run with no timeline, waveforms or series (a sampler
 # process of its own), the scenario writes the same stats and violations (perf.data differs
-# by the command line it records).
+# by the command line it records). And parking changes nothing: run with every sleeper parked
+# from the first instant on (RINGSIM_PARK=1; sim_wait.h, kParkFrom), where the scenario's few
+# CPUs would not park, it writes the same files as with skipped waits.
 set(outputs stats.json violations.json perf.data timeline.json waves.vcd series.csv)
-foreach(mode lead no-lead plain)
+foreach(mode lead no-lead plain parked)
   set(dir ${OUT}/${mode})
   file(REMOVE_RECURSE ${dir})
   file(MAKE_DIRECTORY ${dir})
   if(mode STREQUAL "no-lead")
     set(env RINGSIM_NO_LEAD=1)
+  elseif(mode STREQUAL "parked")
+    set(env RINGSIM_NO_LEAD=0 RINGSIM_PARK=1)
   else()
     set(env RINGSIM_NO_LEAD=0)
   endif()
@@ -28,21 +32,28 @@ foreach(mode lead no-lead plain)
   endif()
   set(rc_${mode} ${rc})
 endforeach()
-if(NOT rc_lead EQUAL rc_no-lead OR NOT rc_lead EQUAL rc_plain)
+if(NOT rc_lead EQUAL rc_no-lead OR NOT rc_lead EQUAL rc_plain OR NOT rc_lead EQUAL rc_parked)
   message(FATAL_ERROR "exit ${rc_lead} with skipped waits, ${rc_no-lead} without, "
-    "${rc_plain} unwatched")
+    "${rc_plain} unwatched, ${rc_parked} parked")
 endif()
-foreach(f ${outputs})
-  if(NOT EXISTS ${OUT}/no-lead/${f})
-    continue()
+foreach(other no-lead parked)
+  if(other STREQUAL "no-lead")
+    set(what "real waits")
+  else()
+    set(what "every sleeper parked")
   endif()
-  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/lead/${f} ${OUT}/no-lead/${f}
-    RESULT_VARIABLE differ)
-  if(differ)
-    execute_process(COMMAND diff ${OUT}/no-lead/${f} ${OUT}/lead/${f} OUTPUT_VARIABLE diff)
-    string(SUBSTRING "${diff}" 0 3000 diff)
-    message(FATAL_ERROR "${f} differs with skipped waits (> lines) from real waits (<):\n${diff}")
-  endif()
+  foreach(f ${outputs})
+    if(NOT EXISTS ${OUT}/${other}/${f})
+      continue()
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/lead/${f} ${OUT}/${other}/${f}
+      RESULT_VARIABLE differ)
+    if(differ)
+      execute_process(COMMAND diff ${OUT}/${other}/${f} ${OUT}/lead/${f} OUTPUT_VARIABLE diff)
+      string(SUBSTRING "${diff}" 0 3000 diff)
+      message(FATAL_ERROR "${f} differs with skipped waits (> lines) from ${what} (<):\n${diff}")
+    endif()
+  endforeach()
 endforeach()
 foreach(f stats.json violations.json)
   execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/lead/${f} ${OUT}/plain/${f}

@@ -12,6 +12,7 @@
 
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <gtest/gtest.h>
+#include <memory>
 #include <queue>
 #include <string>
 #include <systemc>
@@ -124,7 +125,20 @@ TEST(SimWait, ANotificationEndsTheSkippingOfItsNotifier) {
             << i;
 }
 
-TEST(SimWait, ManySleepersWakeInOrderOfInstantThenOfGoingToSleep) {
+// Parking (sim_wait.cpp, WakeQueue) changes nothing: each test below runs once with the
+// default threshold and once with every sleeper parked from the first instant on.
+class SimWaitParking : public ::testing::TestWithParam<size_t> {
+protected:
+    void SetUp() override { models::sim_set_park_from(GetParam()); }
+    void TearDown() override { models::sim_set_park_from(models::kParkFrom); }
+};
+INSTANTIATE_TEST_SUITE_P(ParkFrom, SimWaitParking, ::testing::Values(models::kParkFrom, 1),
+                         [](const ::testing::TestParamInfo<size_t>& p) {
+                             return p.param == 1 ? std::string("Always")
+                                                 : std::string("FromKParkFrom");
+                         });
+
+TEST_P(SimWaitParking, ManySleepersWakeInOrderOfInstantThenOfGoingToSleep) {
     platform::fresh_systemc();
     // 40 threads, 200 waits each, half of them of 1 to 7 ps (threads meet at one instant)
     // and half of up to 5 ns (instants spread wide, whose slots in the wake queue's table
@@ -167,4 +181,104 @@ TEST(SimWait, ManySleepersWakeInOrderOfInstantThenOfGoingToSleep) {
     ASSERT_EQ(seen.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i)
         ASSERT_EQ(seen[i], want[i]) << "wake " << i;
+}
+
+namespace {
+
+// One run of `kThreads` threads that sleep (short waits that meet at one instant, long ones
+// that spread), wait for their event with a timeout (woken early by a notification, or at
+// the timeout), and notify another thread's event after a delay: every way a ticket comes
+// and goes. Each thread writes down (time, thread, step) whenever it wakes.
+std::vector<std::tuple<Picos, unsigned, unsigned>> mixed_run(size_t park_from) {
+    platform::fresh_systemc();
+    models::sim_set_park_from(park_from);
+    constexpr unsigned kThreads = 12, kSteps = 300;
+    static std::vector<std::unique_ptr<sc_core::sc_event>> events;
+    events.clear();
+    for (unsigned t = 0; t < kThreads; ++t)
+        events.push_back(std::make_unique<sc_core::sc_event>());
+    std::vector<std::tuple<Picos, unsigned, unsigned>> seen;
+    for (unsigned t = 0; t < kThreads; ++t)
+        sc_core::sc_spawn(
+            [&seen, t] {
+                for (unsigned k = 0; k < kSteps; ++k) {
+                    const uint64_t h = (uint64_t(t) * 7919 + uint64_t(k) * 104729) * 2654435761u;
+                    const Picos d = h % 3 == 0 ? 1 + h / 3 % 5 : 1 + h / 3 % 3000;
+                    // Timeouts and notifications mostly short, so that they meet sleepers
+                    // at their instants: a timeout woken early may be the first ticket of
+                    // the earliest instant, with parked sleepers behind it.
+                    const Picos soon = 1 + h / 17 % 6;
+                    switch (h / 7 % 4) {
+                    case 0:
+                        models::sim_wait(h % 5 ? soon : d, *events[t]); // woken early, or not
+                        break;
+                    case 1:
+                        models::sim_notify(*events[(t + 1 + h / 11 % (kThreads - 1)) % kThreads],
+                                           h % 5 ? soon : 1 + h / 13 % 2000);
+                        models::sim_wait(d);
+                        break;
+                    default:
+                        models::sim_wait(d);
+                    }
+                    seen.emplace_back(models::sim_now(), t, k);
+                }
+                models::sim_sync();
+            },
+            ("mixed" + std::to_string(t)).c_str());
+    models::sim_set_horizon(10'000'000);
+    sc_core::sc_start(sc_core::sc_time::from_value(10'000'000));
+    models::sim_reset_lead();
+    models::sim_set_park_from(models::kParkFrom);
+    return seen;
+}
+
+} // namespace
+
+TEST(SimWait, ParkingChangesNothingInAMixOfSleepsTimeoutsAndNotifications) {
+    // Never parking is the plain way (every sleeper in SystemC's timed queue); parking from
+    // the first instant and from the default threshold must wake the same threads at the
+    // same times in the same order.
+    const auto never = mixed_run(~size_t(0));
+    ASSERT_EQ(never.size(), 12u * 300u);
+    for (size_t park_from : {size_t(1), models::kParkFrom}) {
+        const auto parked = mixed_run(park_from);
+        ASSERT_EQ(parked.size(), never.size()) << "park from " << park_from;
+        for (size_t i = 0; i < never.size(); ++i)
+            ASSERT_EQ(parked[i], never[i]) << "park from " << park_from << ", wake " << i;
+    }
+}
+
+TEST(SimWait, ATimeoutWokenEarlyLeavesItsInstantToTheSleeperParkedBehindIt) {
+    // x waits for its event or 10 ps, p sleeps 10 ps: both due at 10, x first. Parking from
+    // the first instant, x sleeps with a timed wait (it has an event to wake for), and p
+    // parks behind it. n notifies x's event for 5: x wakes early and gives up its ticket,
+    // and 10 is then the earliest instant with only p's parked ticket at it. It must have a
+    // wake on its way, or p sleeps for ever.
+    platform::fresh_systemc();
+    models::sim_set_park_from(1);
+    sc_core::sc_event ex;
+    std::vector<std::string> seen;
+    auto note = [&seen](const char* who) {
+        seen.push_back(who + std::to_string(models::sim_now()));
+    };
+    sc_core::sc_spawn(
+        [&] {
+            models::sim_wait(10, ex);
+            note("x");
+            models::sim_sync();
+        },
+        "x");
+    sc_core::sc_spawn(
+        [&] {
+            models::sim_wait(10);
+            note("p");
+            models::sim_sync();
+        },
+        "p");
+    sc_core::sc_spawn([&] { models::sim_notify(ex, 5); }, "n");
+    models::sim_set_horizon(1000);
+    sc_core::sc_start(sc_core::sc_time::from_value(1000));
+    models::sim_reset_lead();
+    models::sim_set_park_from(models::kParkFrom);
+    EXPECT_EQ(seen, (std::vector<std::string>{"x5", "p10"}));
 }
