@@ -55,11 +55,11 @@ void require_no_lead() {
 // earlier than every other. The queue keeps the invariant that makes this exact: the
 // earliest instant's first ticket always has a wake on its way (its own timed wait, the
 // tick armed for a notification, or its turn event notified for that instant, here, when
-// the instant becomes the earliest). SystemC's heap then holds about one event for the
-// sleepers, and the queue's own order of instants is a sorted array (models/common/min_queue.h).
-// A parked sleeper wakes in the same delta cycle of the same instant, in the same turn, as
-// it would have from a timed wait; no process can tell the two ways apart, and
-// RINGSIM_PARK=1 (tests/regression/lead_is_exact.cmake) holds every scenario to that.
+// the instant becomes the earliest or when a timeout woken early leaves it first). SystemC's heap
+// then holds about one event for the sleepers, and the queue's own order of instants is a sorted
+// array (models/common/min_queue.h). A parked sleeper wakes in the same delta cycle of the same
+// instant, in the same turn, as it would have from a timed wait; no process can tell the two ways
+// apart, and RINGSIM_PARK=1 (tests/regression/lead_is_exact.cmake) holds every scenario to that.
 class WakeQueue {
 public:
     WakeQueue() {
@@ -78,7 +78,7 @@ public:
         uint32_t ticket = kNone;
         Picos due = 0;
         bool stepped_aside = false; // waits on `turn`: parked, or woken before its turn
-        bool woken = false;         // a wake is on its way: a timed wait, or `turn` notified
+        bool woken = false; // a wake is on its way or came: a timed wait, or `turn` notified
     };
 
     Waiter& me() {
@@ -132,10 +132,10 @@ public:
 
     // Whether something is known to be due at or before `at`: a ticket still filed is a
     // process asleep until its instant (in SystemC's timed queue, or parked behind an
-    // instant no later that has a wake on its way), or a delayed notification whose tick is
-    // armed at or before it; at the current instant, one whose turn has come (its process
-    // runnable or its turn notified, or the tick's delta notification pending). Either way
-    // the kernel's next activity is no later. A cheap "yes" spares sim_wait()
+    // instant no later than its own that has a wake on its way), or a delayed notification
+    // whose tick is armed at or before it; at the current instant, one whose turn has come
+    // (its process runnable or its turn notified, or the tick's delta notification pending).
+    // Either way the kernel's next activity is no later. A cheap "yes" spares sim_wait()
     // SystemC's question (sc_time_to_pending_activity, about 100 instructions), asked before
     // nearly every real wait; "no" says nothing, and the question is asked.
     bool known_due_by(Picos at) const { return m_hint <= at; }

@@ -47,15 +47,18 @@ void sim_reset_lead();
 // behind, a leak per run. Called last in the platform's construction.
 void sim_prepare();
 
-// From how many instants with sleepers at once a sleeper parks (sim_wait.cpp, WakeQueue):
+// From how many instants with sleepers at once sleepers park (sim_wait.cpp, WakeQueue):
 // below it, each sleeper waits with a timed wait of SystemC's, whose timed queue is then
-// small; from it on, only the earliest instant's first sleeper does, and the rest wait on
-// their turn, so that SystemC's heap of timed events stays small however many processes
-// sleep. Either way the same processes wake at the same times in the same order: the choice
-// is one of cost alone (callgrind: parking saves about 140 instructions a record on 33 CPUs,
-// breaks even on 9 and costs about 40 on 5, where at most 6 instants are live).
+// small; once it has been reached, a sleeper with no event to wake for and an instant no
+// earlier than the earliest waits on its turn alone, so that SystemC's heap of timed events
+// stays small however many processes sleep (sleepers with a timeout, and one earlier than
+// every other, still wait with a timed wait). Either way the same processes wake at the same
+// times, in the same delta cycles and order: the choice is one of cost alone (callgrind:
+// parking saves about 140 instructions a record on 33 CPUs, breaks even on 9 and costs
+// about 40 on 5, where at most 6 instants are live).
 constexpr size_t kParkFrom = 8;
-// Sets that threshold for the next kernel's queue; 1 parks from the first instant on. For
+// Sets that threshold, read by the current kernel's queue at each new instant and by the
+// next kernel's (sim_reset_lead() leaves it); 1 parks from the first instant on. For
 // RINGSIM_PARK=1 (tests/regression/lead_is_exact.cmake) and the unit tests, which hold the
 // two ways of sleeping to each other.
 void sim_set_park_from(size_t instants);

@@ -125,7 +125,7 @@ TEST(SimWait, ANotificationEndsTheSkippingOfItsNotifier) {
             << i;
 }
 
-// Parking (sim_wait.cpp, WakeQueue) changes nothing: each test below runs once with the
+// Parking (sim_wait.cpp, WakeQueue) changes nothing: the test below runs once with the
 // default threshold and once with every sleeper parked from the first instant on.
 class SimWaitParking : public ::testing::TestWithParam<size_t> {
 protected:
@@ -188,19 +188,23 @@ namespace {
 // One run of `kThreads` threads that sleep (short waits that meet at one instant, long ones
 // that spread), wait for their event with a timeout (woken early by a notification, or at
 // the timeout), and notify another thread's event after a delay: every way a ticket comes
-// and goes. Each thread writes down (time, thread, step) whenever it wakes.
-std::vector<std::tuple<Picos, unsigned, unsigned>> mixed_run(size_t park_from) {
+// and goes. Each thread writes down (time, delta cycle, thread, step) whenever it wakes: a
+// parked sleeper must wake in the same delta cycle as from a timed wait, not only at the
+// same time.
+using Wake = std::tuple<Picos, uint64_t, unsigned, unsigned>;
+std::vector<Wake> mixed_run(size_t park_from) {
     platform::fresh_systemc();
     models::sim_set_park_from(park_from);
     constexpr unsigned kThreads = 12, kSteps = 300;
-    static std::vector<std::unique_ptr<sc_core::sc_event>> events;
-    events.clear();
+    // Destroyed before the next fresh_systemc(): an event made before sc_start() is named,
+    // and its destructor unregisters the name through its kernel.
+    std::vector<std::unique_ptr<sc_core::sc_event>> events;
     for (unsigned t = 0; t < kThreads; ++t)
         events.push_back(std::make_unique<sc_core::sc_event>());
-    std::vector<std::tuple<Picos, unsigned, unsigned>> seen;
+    std::vector<Wake> seen;
     for (unsigned t = 0; t < kThreads; ++t)
         sc_core::sc_spawn(
-            [&seen, t] {
+            [&seen, &events, t] {
                 for (unsigned k = 0; k < kSteps; ++k) {
                     const uint64_t h = (uint64_t(t) * 7919 + uint64_t(k) * 104729) * 2654435761u;
                     const Picos d = h % 3 == 0 ? 1 + h / 3 % 5 : 1 + h / 3 % 3000;
@@ -220,11 +224,12 @@ std::vector<std::tuple<Picos, unsigned, unsigned>> mixed_run(size_t park_from) {
                     default:
                         models::sim_wait(d);
                     }
-                    seen.emplace_back(models::sim_now(), t, k);
+                    seen.emplace_back(models::sim_now(), sc_core::sc_delta_count(), t, k);
                 }
                 models::sim_sync();
             },
             ("mixed" + std::to_string(t)).c_str());
+    models::sim_prepare(); // the queue's method in the kernel's table: deleted with it
     models::sim_set_horizon(10'000'000);
     sc_core::sc_start(sc_core::sc_time::from_value(10'000'000));
     models::sim_reset_lead();
@@ -276,6 +281,7 @@ TEST(SimWait, ATimeoutWokenEarlyLeavesItsInstantToTheSleeperParkedBehindIt) {
         },
         "p");
     sc_core::sc_spawn([&] { models::sim_notify(ex, 5); }, "n");
+    models::sim_prepare();
     models::sim_set_horizon(1000);
     sc_core::sc_start(sc_core::sc_time::from_value(1000));
     models::sim_reset_lead();
