@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -122,11 +123,14 @@ RunLoopEnd run_simulation(const RunLoopOptions& options) {
     // waits it skips to those of real ones (tests/regression/lead_is_exact.cmake).
     const char* no_lead = std::getenv("RINGSIM_NO_LEAD");
     const bool lead = no_lead == nullptr || std::string(no_lead) == "0" || !*no_lead;
-    // RINGSIM_PARK=1: sleepers park from the first instant on, not from kParkFrom (sim_wait.h),
-    // to hold the two ways of sleeping to each other (the same test).
+    // RINGSIM_PARK=1: sleepers park from the first instant on; RINGSIM_PARK=0: never (every
+    // sleeper a timed wait of SystemC's); else from kParkFrom instants (sim_wait.h). To hold
+    // the ways of sleeping to each other (the same test).
     const char* park = std::getenv("RINGSIM_PARK");
-    const bool park_always = park != nullptr && std::string(park) == "1";
-    models::sim_set_park_from(park_always ? 1 : models::kParkFrom);
+    const std::string park_mode = park != nullptr ? park : "";
+    models::sim_set_park_from(park_mode == "1"   ? 1
+                              : park_mode == "0" ? std::numeric_limits<size_t>::max()
+                                                 : models::kParkFrom);
     for (;;) {
         const Clock::time_point t0 = Clock::now();
         // SC_EXIT_ON_STARVATION: with nothing left to do, time stays at the last event

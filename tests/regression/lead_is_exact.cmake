@@ -1,20 +1,22 @@
 # cmake -DRINGSIM=... -DSCENARIO=... -DOUT=... -P lead_is_exact.cmake
 # A wait skipped by sim_wait (models/common/sim_wait.h) must change nothing: the scenario run
-# with skipped waits and with every wait a real one (RINGSIM_NO_LEAD=1) writes the same
-# stats, violations, perf.data, timeline, waveforms and series, byte for byte (each run in a
+# with skipped waits and with every wait a real one (RINGSIM_NO_LEAD=1), every sleeper in
+# SystemC's timed queue (RINGSIM_PARK=0: SystemC's own way), writes the same stats,
+# violations, perf.data, timeline, waveforms and series, byte for byte (each run in a
 # directory of its own under the same relative names: perf.data records its command line).
 # Watching changes nothing either: run with no timeline, waveforms or series (a sampler
 # process of its own), the scenario writes the same stats and violations (perf.data differs
 # by the command line it records). And parking changes nothing: run with every sleeper parked
-# from the first instant on (RINGSIM_PARK=1; sim_wait.h, kParkFrom), where the scenario's few
-# CPUs would not park, it writes the same files as with skipped waits.
+# from the first instant on (RINGSIM_PARK=1; sim_wait.h, kParkFrom), where a scenario of few
+# CPUs would not park, it writes the same files as with skipped waits (many-cpus.json parks
+# from kParkFrom instants on in the skipped-waits run too).
 set(outputs stats.json violations.json perf.data timeline.json waves.vcd series.csv)
 foreach(mode lead no-lead plain parked)
   set(dir ${OUT}/${mode})
   file(REMOVE_RECURSE ${dir})
   file(MAKE_DIRECTORY ${dir})
   if(mode STREQUAL "no-lead")
-    set(env RINGSIM_NO_LEAD=1)
+    set(env RINGSIM_NO_LEAD=1 RINGSIM_PARK=0)
   elseif(mode STREQUAL "parked")
     set(env RINGSIM_NO_LEAD=0 RINGSIM_PARK=1)
   else()
