@@ -6,7 +6,9 @@
 // number where a heap grows as their log. Equal values come out in no particular order.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace ringsim::models {
@@ -17,20 +19,9 @@ public:
     size_t size() const { return m_v.size(); }
     const T& top() const { return m_v.back(); }
 
+    // x goes before the first value less than it.
     void push(T x) {
-        // The first value less than x: x goes before it.
-        size_t lo = 0, n = m_v.size();
-        const T* v = m_v.data();
-        while (n > 0) {
-            const size_t half = n / 2;
-            if (v[lo + half] < x) {
-                n = half;
-            } else {
-                lo += half + 1;
-                n -= half + 1;
-            }
-        }
-        m_v.insert(m_v.begin() + lo, x);
+        m_v.insert(std::upper_bound(m_v.begin(), m_v.end(), x, std::greater<T>()), x);
     }
     void pop() { m_v.pop_back(); }
 

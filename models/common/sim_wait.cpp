@@ -55,11 +55,13 @@ void require_no_lead() {
 // earlier than every other. The queue keeps the invariant that makes this exact: the
 // earliest instant's first ticket always has a wake on its way (its own timed wait, the
 // tick armed for a notification, or its turn event notified for that instant, here, when
-// the instant becomes the earliest or when a timeout woken early leaves it first). SystemC's heap
-// then holds about one event for the sleepers, and the queue's own order of instants is a sorted
-// array (models/common/min_queue.h). A parked sleeper wakes in the same delta cycle of the same
-// instant, in the same turn, as it would have from a timed wait; no process can tell the two ways
-// apart, and RINGSIM_PARK=1 (tests/regression/lead_is_exact.cmake) holds every scenario to that.
+// the instant becomes the earliest or when a timeout woken early leaves it first).
+// SystemC's heap then holds about one event for the sleepers, and the queue's own order of
+// instants is a sorted array (models/common/min_queue.h). A parked sleeper wakes in the
+// same delta cycle of the same instant, in the same turn, as it would have from a timed
+// wait; no process can tell the two ways apart, and the lead tests hold every scenario to
+// that, parking from the first instant (RINGSIM_PARK=1) and never (RINGSIM_PARK=0;
+// tests/regression/lead_is_exact.cmake).
 class WakeQueue {
 public:
     WakeQueue() {
@@ -99,12 +101,14 @@ public:
         return park;
     }
     // Woken at the ticket's time: waits for its turn, then gives up the ticket.
+    // Waits on the waiter's turn event alone: parked, or woken before its turn.
+    static void wait_turn(Waiter& w) {
+        w.stepped_aside = true;
+        sc_core::wait(w.turn);
+        w.stepped_aside = false;
+    }
     [[gnu::always_inline]] void take_turn(Waiter& w) {
-        if (m_firing || find(w.due)->first != w.ticket) {
-            w.stepped_aside = true;
-            sc_core::wait(w.turn);
-            w.stepped_aside = false;
-        }
+        if (m_firing || find(w.due)->first != w.ticket) wait_turn(w);
         Instant& i = *find(w.due); // the table may have grown meanwhile
         i.first = m_tickets[w.ticket].next;
         release(w.ticket);
@@ -415,9 +419,7 @@ template <class Also> void sleep_until(Picos at, const Also* also) {
     WakeQueue& q = queue();
     WakeQueue::Waiter& w = q.me();
     if (q.take_ticket(at, w, also == nullptr)) {
-        w.stepped_aside = true; // woken by its turn alone, at its instant
-        sc_core::wait(w.turn);
-        w.stepped_aside = false;
+        WakeQueue::wait_turn(w); // woken by its turn alone, at its instant
     } else if (also) {
         sc_core::wait(sc_picos(at - kernel_now()), *also);
     } else {
