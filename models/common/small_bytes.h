@@ -44,6 +44,8 @@ public:
         if (n != 0) std::memcpy(data(), p, n); // p may be null then (an empty vector's data())
     }
     size_t size() const { return m_n; }
+    // What assign() takes without allocating.
+    size_t capacity() const { return m_heap ? m_cap : kInline; }
     bool empty() const { return m_n == 0; }
     uint8_t* data() { return m_heap ? m_heap.get() : m_inline; }
     const uint8_t* data() const { return m_heap ? m_heap.get() : m_inline; }

@@ -129,8 +129,9 @@ Picos OrderingEngine::exclusive_floor(const Agent& a, Addr addr, uint64_t n) con
     return floor;
 }
 
-void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now,
-                              bool exclusive) {
+[[gnu::always_inline]] inline void OrderingEngine::remember(Agent& a, Addr addr, uint64_t n,
+                                                            Picos p, bool is_store, Picos now,
+                                                            bool exclusive) {
     // An earlier op that performed before (now - window) cannot hold back a later one,
     // whose perform time is at least its issue time minus the window.
     while (!a.recent.empty() && a.recent.front().perform + m_window < now)
@@ -147,10 +148,12 @@ Picos OrderingEngine::perform_load_reordered(Agent& a, Picos t, Addr addr, uint6
     case MemoryModel::sc:
         break; // not reached: perform_load() answers sc at issue
     case MemoryModel::tso:
-        p = std::max({p, a.max_load, same_bytes_floor(a, addr, n, false)});
+        // Loads in order; that holds the same-bytes rule too, as every remembered load
+        // performs at or before max_load.
+        p = std::max(p, a.max_load);
         break;
     case MemoryModel::arm:
-        p = std::max(p, same_bytes_floor(a, addr, n, false));
+        p = after_same_bytes(a, p, addr, n, false);
         if (acquire) p = std::max(p, a.last_release); // RCsc: release then acquire
         if (acquire && a.exchanged) p = std::max(p, exclusive_floor(a, addr, n));
         break;
@@ -351,8 +354,8 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
         p = now; // at issue, in order: no bounds, floors or draws to consult
     } else {
         p = pick(now, now, now + a.bounds.store_drain_max);
-        p = std::max(
-            {p, a.floor_all, a.floor_store, a.next_floor, same_bytes_floor(a, addr, n, true)});
+        p = std::max({p, a.floor_all, a.floor_store, a.next_floor});
+        p = after_same_bytes(a, p, addr, n, true);
         switch (m_model) {
         case MemoryModel::sc:
             break; // not reached: at issue, above
@@ -392,9 +395,14 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     } else {
         remember(a, addr, n, p, true, now, m_store_part.has_value());
     }
-    PendingStore& s = m_history.emplace_at(history_index(p, op.seq));
+    // The newest seq: after every store performing at or before p, so nearly always at the
+    // back, where no search is needed.
+    const size_t at = m_history.empty() || m_history.back().op.perform <= p
+                          ? m_history.size()
+                          : history_index(p, op.seq);
+    PendingStore& s = m_history.emplace_at(at);
     s.op = op;
-    s.bytes.assign(src, src + n);
+    s.bytes.assign(src, n);
     retire(now);
     return op.seq;
 }

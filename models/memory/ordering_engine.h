@@ -13,6 +13,7 @@
 
 #include "models/common/flat_ring.h"
 #include "models/common/rng.h"
+#include "models/common/small_bytes.h"
 #include "models/common/types.h"
 #include "models/common/uninit_bytes.h"
 #include "models/memory/memory_port.h"
@@ -131,7 +132,7 @@ public:
 private:
     struct PendingStore {
         OpRecord op;
-        std::vector<uint8_t> bytes;
+        SmallBytes bytes; // nearly every store is 8 bytes or a record of 64: no heap
     };
     // An agent's recent operations that may still constrain later ones (same bytes).
     struct RecentOp {
@@ -169,11 +170,19 @@ private:
     OpRecord next_op(unsigned agent, OpKind kind, Addr addr, uint64_t n, Picos now, Picos perform,
                      Barrier label);
     Picos same_bytes_floor(const Agent& a, Addr addr, uint64_t n, bool later_is_store) const;
+    // p raised to same_bytes_floor(), whose scan is skipped when nothing it could find
+    // performs after p: every remembered load performs at or before max_load, every
+    // remembered store at or before max_store, and both only grow.
+    Picos after_same_bytes(const Agent& a, Picos p, Addr addr, uint64_t n,
+                           bool later_is_store) const {
+        const Picos latest = later_is_store ? std::max(a.max_load, a.max_store) : a.max_load;
+        return latest <= p ? p : std::max(p, same_bytes_floor(a, addr, n, later_is_store));
+    }
     // arm: an acquire load of bytes its own agent's read-modify-write stored performs after
     // that store part (ARMv8's [range(rmw)]; lrs; [A|Q] in aob), though forwarded its value.
     Picos exclusive_floor(const Agent& a, Addr addr, uint64_t n) const;
-    void remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now,
-                  bool exclusive = false);
+    inline void remember(Agent& a, Addr addr, uint64_t n, Picos p, bool is_store, Picos now,
+                         bool exclusive = false);
     // Merges into memory what no load can still need to see around; stores performing at
     // or after `keep_from` stay (a branch on a load just read may still squash them).
     void retire(Picos now, Picos keep_from = ~Picos(0));
@@ -239,6 +248,9 @@ private:
     static constexpr size_t kKeptSlotBytes = 64 * 1024;
     template <class Vector> static void keep_at_most(Vector& v, size_t elements) {
         if (v.capacity() > elements) Vector().swap(v);
+    }
+    static void keep_at_most(SmallBytes& b, size_t bytes) {
+        if (b.capacity() > bytes) b = SmallBytes();
     }
     // A new pending load for `op` (a reused slot: every field is set here but `bytes`,
     // which resolve() sizes).
