@@ -60,7 +60,7 @@ bool PerfBuffer::output_begin(Handle& h, MemoryPort& mem, const perf::RecordCont
     // perf_output_get_handle.
     ++m_nest;
     if (m_nest > 1) ++m_stats.records_nested;
-    h = Handle{};
+    h.reset();
     h.wakeup = m_wakeup;
     h.event = writer.id;
 

@@ -99,6 +99,22 @@ public:
         std::vector<uint64_t> records; // positions of the records this handle stored
         std::vector<uint64_t> stores;  // their store sequence numbers
         bool in_flight = false;        // the caller's record: reserved, not yet stored
+
+        // Every field as a new handle has it (a field added above belongs here too), but the
+        // vectors keep their capacity: output_begin starts each record with it, and a
+        // handle's assignment from Handle{} cost three vectors' worth of moves and frees.
+        void reset() {
+            pos = size = wakeup = 0;
+            check_pending = dropped = false;
+            tail = LoadTicket{};
+            offset = reserved = lost_taken = event = 0;
+            lost_record.clear();
+            header_stored = false;
+            record_pos = header_store = 0;
+            records.clear();
+            stores.clear();
+            in_flight = false;
+        }
     };
 
     PerfBuffer(const PerfBufferParams& params, BufferStats& stats);

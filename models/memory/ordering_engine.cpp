@@ -245,10 +245,14 @@ OrderingEngine::PendingLoad& OrderingEngine::add_load(const OpRecord& op, Picos 
     return l;
 }
 
-void OrderingEngine::resolve(PendingLoad& l) {
+void OrderingEngine::resolve(PendingLoad& l, uint8_t* into) {
     const OpRecord& op = l.op;
-    if (l.bytes.size() < op.size) l.bytes.resize(op.size); // a reused slot's may be larger
-    m_mem.read(op.addr, l.bytes.data(), op.size);
+    uint8_t* bytes = into;
+    if (!bytes) {
+        if (l.bytes.size() < op.size) l.bytes.resize(op.size); // a reused slot's may be larger
+        bytes = l.bytes.data();
+    }
+    m_mem.read(op.addr, bytes, op.size);
     l.sources.clear();
     if (m_history.empty()) {
         // No store in flight (every load under sc, nearly): each piece reads memory alone.
@@ -261,9 +265,9 @@ void OrderingEngine::resolve(PendingLoad& l) {
             for (const Piece& pc : l.pieces)
                 l.sources.push_back({pc.offset, pc.length, 0, pc.issue, pc.perform});
     } else {
-        apply_history(l);
+        apply_history(l, bytes);
     }
-    l.op.value = first_word(l.bytes.data(), op.size);
+    l.op.value = first_word(bytes, op.size);
     for (const ByteSource& b : l.sources) {
         uint64_t seq = b.store_seq;
         if (!seq && !m_observers.empty()) seq = written_by(op.addr + b.offset, b.length);
@@ -272,7 +276,7 @@ void OrderingEngine::resolve(PendingLoad& l) {
     l.resolved = true;
 }
 
-[[gnu::always_inline]] inline void OrderingEngine::apply_history(PendingLoad& l) {
+[[gnu::always_inline]] inline void OrderingEngine::apply_history(PendingLoad& l, uint8_t* bytes) {
     const OpRecord& op = l.op;
     const Piece whole{0, op.size, op.issue, op.perform};
     const Piece* pieces = l.pieces.empty() ? &whole : l.pieces.data();
@@ -302,7 +306,7 @@ void OrderingEngine::resolve(PendingLoad& l) {
                 continue;
             const uint64_t a = std::max(from, pc.offset);
             const uint64_t b = std::min(to, pc.offset + pc.length);
-            std::memcpy(l.bytes.data() + a, s.bytes.data() + (op.addr + a - s.op.addr), b - a);
+            std::memcpy(bytes + a, s.bytes.data() + (op.addr + a - s.op.addr), b - a);
             hits.push_back({k, a, b, s.op.seq});
         }
     }
@@ -327,9 +331,10 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     PendingLoad& l = m_loads[at];
     if (!l.resolved) {
         if (now < l.op.perform) throw ModelError("a load was read before it performed");
-        resolve(l);
+        resolve(l, dst);
+    } else {
+        PhysicalMemory::copy(dst, l.bytes.data(), l.op.size);
     }
-    PhysicalMemory::copy(dst, l.bytes.data(), l.op.size);
     if (sources) sources->swap(l.sources); // the slot keeps the caller's old capacity
     for (OpObserver* o : m_observers)
         o->on_op(l.op);

@@ -235,10 +235,13 @@ private:
         UninitBytes bytes;
         std::vector<ByteSource> sources;
     };
-    void resolve(PendingLoad& l);
+    // Fixes the load's value: into `into` (its op.size bytes), or into l.bytes when null. A
+    // load resolved when read goes straight to the reader's buffer (a copy: one pass fewer
+    // over its bytes); one resolved at issue keeps its value in l.bytes until then.
+    void resolve(PendingLoad& l, uint8_t* into = nullptr);
     // resolve()'s part for stores not yet merged into memory: puts in l.bytes those that
     // reach each piece, and l.sources (empty) one range per piece, painted with them.
-    inline void apply_history(PendingLoad& l); // ordering_engine.cpp only: always inlined
+    inline void apply_history(PendingLoad& l, uint8_t* bytes); // .cpp only: always inlined
     // Under sc a store goes straight to memory unless a pending copy reads its bytes or
     // older stores wait in the history.
     bool pending_load_overlaps(Addr addr, uint64_t n) const;
