@@ -100,13 +100,13 @@ public:
         w.woken = !park;
         return park;
     }
-    // Woken at the ticket's time: waits for its turn, then gives up the ticket.
     // Waits on the waiter's turn event alone: parked, or woken before its turn.
     static void wait_turn(Waiter& w) {
         w.stepped_aside = true;
         sc_core::wait(w.turn);
         w.stepped_aside = false;
     }
+    // Woken at the ticket's time: waits for its turn, then gives up the ticket.
     [[gnu::always_inline]] void take_turn(Waiter& w) {
         if (m_firing || find(w.due)->first != w.ticket) wait_turn(w);
         Instant& i = *find(w.due); // the table may have grown meanwhile

@@ -239,8 +239,9 @@ private:
     // load resolved when read goes straight to the reader's buffer (a copy: one pass fewer
     // over its bytes); one resolved at issue keeps its value in l.bytes until then.
     void resolve(PendingLoad& l, uint8_t* into = nullptr);
-    // resolve()'s part for stores not yet merged into memory: puts in l.bytes those that
-    // reach each piece, and l.sources (empty) one range per piece, painted with them.
+    // resolve()'s part for stores not yet merged into memory: puts in `bytes` (resolve()'s
+    // target) those that reach each piece, and in l.sources (empty) one range per piece,
+    // painted with them.
     inline void apply_history(PendingLoad& l, uint8_t* bytes); // .cpp only: always inlined
     // Under sc a store goes straight to memory unless a pending copy reads its bytes or
     // older stores wait in the history.
