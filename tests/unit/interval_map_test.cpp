@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -139,4 +142,84 @@ TEST(IntervalMap, EraseBeforeDropsOnlyWholeSpansEndingByThePosition) {
     EXPECT_EQ(dump(m), "[40,50)A ");
     m.erase_before(1000);
     EXPECT_TRUE(m.empty());
+}
+
+// Random inserts, mostly at or past the end (the remembered last span's fast path), against
+// a byte array of tags: the same bytes added at every step, and in the end the same spans,
+// adjacent equal tags merged. Between inserts, erase_before (whole spans ending by the
+// position leave the model too) and the map replaced by a copy of it (the original
+// destroyed), by a map with spans of its own assigned a copy, or by one moved from it: each
+// must forget the span it remembered, which named a node of another map. Fails when the
+// copy constructor or the copy assignment keeps it.
+TEST(IntervalMap, InsertsAtTheEndAgreeWithAByteModel) {
+    std::mt19937_64 rng(11);
+    for (int run = 0; run < 200; ++run) {
+        auto m = std::make_unique<IntervalMap<char>>();
+        std::vector<char> ref(400, 0); // 0: untagged
+        uint64_t end = 0, erased = 0;
+        for (int i = 0; i < 40; ++i) {
+            const uint64_t n = 1 + rng() % 12;
+            uint64_t a = rng() % 4 ? end + rng() % 3 : rng() % (end + 1);
+            a = std::max(a, erased);
+            const uint64_t b = std::min<uint64_t>(a + n, ref.size());
+            const char tag = "xy"[rng() % 2];
+            uint64_t want = 0;
+            for (uint64_t k = a; k < b; ++k)
+                if (!ref[k]) {
+                    ref[k] = tag;
+                    ++want;
+                }
+            ASSERT_EQ(m->insert(a, b, tag), want) << "run " << run << " step " << i;
+            end = std::max(end, b);
+            switch (rng() % 10) {
+            case 0: {
+                // Whole spans (the model's runs of one tag) ending by p leave.
+                const uint64_t p = rng() % (end + 1);
+                m->erase_before(p);
+                for (uint64_t k = 0; k < ref.size();) {
+                    uint64_t e = k + 1;
+                    while (ref[k] && e < ref.size() && ref[e] == ref[k])
+                        ++e;
+                    if (ref[k] && e <= p) std::fill(ref.begin() + k, ref.begin() + e, 0);
+                    k = e;
+                }
+                erased = std::max(erased, p);
+                break;
+            }
+            case 1: { // go on with a copy; the original goes
+                auto copy = std::make_unique<IntervalMap<char>>(*m);
+                m = std::move(copy);
+                break;
+            }
+            case 2: { // go on with a map that had spans of its own, assigned a copy
+                auto other = std::make_unique<IntervalMap<char>>();
+                other->insert(1000, 1010, 'z');
+                *other = *m;
+                m = std::move(other);
+                break;
+            }
+            case 3: { // go on with a map moved from it
+                auto moved = std::make_unique<IntervalMap<char>>(std::move(*m));
+                m = std::move(moved);
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        // The spans are the model's runs of equal tags, merged.
+        std::string want;
+        for (uint64_t k = 0; k < ref.size();) {
+            if (!ref[k]) {
+                ++k;
+                continue;
+            }
+            uint64_t e = k;
+            while (e < ref.size() && ref[e] == ref[k])
+                ++e;
+            want += "[" + std::to_string(k) + "," + std::to_string(e) + ")" + ref[k] + " ";
+            k = e;
+        }
+        ASSERT_EQ(dump(*m), want) << "run " << run;
+    }
 }
