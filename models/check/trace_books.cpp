@@ -25,20 +25,38 @@ TraceBooks::TraceBooks(coresight::EtmSource& src, Report report)
     : m_src(src), m_report(std::move(report)) {}
 
 void TraceBooks::lost(uint64_t off, uint64_t n, FateTag why) {
-    // Bytes whose books are closed were all accounted for: a second claim on them.
+    m_reported_lost += n;
+    if (m_held.n && m_held.off + m_held.n == off && m_held.why == why) {
+        m_held.n += n;
+        return;
+    }
+    apply_held();
+    m_held = {off, n, why};
+}
+
+void TraceBooks::apply_held() {
+    if (!m_held.n) return;
+    const uint64_t off = m_held.off, n = m_held.n;
+    const FateTag why = m_held.why;
+    m_held.n = 0;
+    // Bytes whose books are closed were all accounted for: a second claim on them. (Booked
+    // as one claim or as the contiguous claims it merges, with nothing in between, the
+    // same bytes are added and the same are claimed twice: m_forgotten only moves in
+    // advance(), which books the held claim first.)
     const uint64_t from = std::max(off, std::min(off + n, m_forgotten));
     const uint64_t added = m_fates.insert(from, off + n, why);
     m_accounted.insert(from, off + n, true);
-    m_reported_lost += n;
     m_claimed_twice += n - added;
 }
 
 void TraceBooks::committed(uint64_t off, uint64_t n) {
+    apply_held();
     m_committed += n;
     m_accounted.insert(std::max(off, std::min(off + n, m_forgotten)), off + n, true);
 }
 
-uint64_t TraceBooks::accounted_prefix() const {
+uint64_t TraceBooks::accounted_prefix() {
+    apply_held();
     const auto* f = m_accounted.find(m_forgotten);
     return f ? f->second.end : m_forgotten;
 }
@@ -85,6 +103,7 @@ void TraceBooks::add_counts(uint64_t c, uint64_t n) {
 }
 
 void TraceBooks::advance(uint64_t limit, bool final) {
+    apply_held();
     const EtmStream& st = m_src.stream();
     if (st.sessions().empty()) return; // nothing produced yet
     if (!m_started) {

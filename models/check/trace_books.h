@@ -48,16 +48,23 @@ public:
     TraceBooks(coresight::EtmSource& src, Report report);
 
     // The sink or the driver lost bytes [off, off+n) (their own report, exactly once each).
+    // A claim continuing the one before it, for the same cause, is merged into it and booked
+    // when anything else touches the books (apply_held()): a sink that laps itself reports
+    // its source's bytes a burst at a time, and one booking of the run counts what each would
+    // (the bytes added, the bytes already claimed) when nothing comes between them.
     void lost(uint64_t off, uint64_t n, FateTag why);
     // The driver committed bytes [off, off+n) to an AUX buffer.
     void committed(uint64_t off, uint64_t n);
     // The checker's own finding about bytes [off, off+n): the first fate of a byte wins.
-    void tag(uint64_t off, uint64_t n, FateTag t) { m_fates.insert(off, off + n, t); }
+    void tag(uint64_t off, uint64_t n, FateTag t) {
+        apply_held();
+        m_fates.insert(off, off + n, t);
+    }
     // perf's decoder decoded counts [c, c+n); a count decoded before is a duplicate.
     void add_counts(uint64_t c, uint64_t n);
 
     // Every byte below this has been committed or reported lost.
-    uint64_t accounted_prefix() const;
+    uint64_t accounted_prefix();
     // Closes the books of the bytes below `safe`, below which no fate, decoded count or
     // commit can change any more, and forgets what only they needed.
     void close_upto(uint64_t safe) { advance(safe, false); }
@@ -67,11 +74,15 @@ public:
     const TraceBookSums& sums() const { return m_sums; }
     uint64_t committed_bytes() const { return m_committed; }
     uint64_t reported_lost() const { return m_reported_lost; }
-    uint64_t claimed_twice() const { return m_claimed_twice; }
+    uint64_t claimed_twice() {
+        apply_held();
+        return m_claimed_twice;
+    }
     uint64_t duplicates() const { return m_duplicates; }
     const coresight::EtmSource& source() const { return m_src; }
 
 private:
+    void apply_held(); // books the held loss claim, if any
     void advance(uint64_t limit, bool final);
     void walk(uint64_t limit, bool final); // the bytes' fates
     void close_gaps(uint64_t limit, bool final);
@@ -85,6 +96,11 @@ private:
     IntervalMap<bool> m_accounted;          // bytes committed or reported lost
     std::map<uint64_t, uint64_t> m_decoded; // count runs [first, end) not yet closed
     uint64_t m_committed = 0, m_reported_lost = 0, m_claimed_twice = 0, m_duplicates = 0;
+    struct HeldLoss {
+        uint64_t off = 0, n = 0; // n == 0: none
+        FateTag why;
+    };
+    HeldLoss m_held;              // a loss claim not booked yet (lost())
     uint64_t m_forgotten = 0;     // bytes below this have left the maps
     uint64_t m_closed_counts = 0; // counts below this have left m_decoded
 

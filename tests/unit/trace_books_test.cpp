@@ -158,6 +158,56 @@ TEST(TraceBooks, ClosingAsTheRunGoesGivesTheBooksOfOneCloseAtTheEnd) {
         }
 }
 
+// A loss claim continuing the one before it (same cause) is held and booked with it
+// (TraceBooks::lost): the books end as when every claim is booked as it comes (the second
+// side forces that by asking claimed_twice() after each). Claims here overlap earlier ones
+// (claimed twice), change cause, and meet commits, tags and closes between them.
+TEST(TraceBooks, HeldLossClaimsBookAsEachClaimAlone) {
+    std::mt19937_64 rng(7);
+    const FateTag wrap{TraceFate::lost, GapCause::sink_wrap};
+    const FateTag overflow{TraceFate::lost, GapCause::fifo_overflow};
+    uint64_t twice = 0; // the runs claim some bytes twice, or the case tests less than it says
+    for (int run = 0; run < 80; ++run) {
+        Pair p(4); // at_end: held claims; going: each claim booked at once
+        Picos t = 0;
+        for (int i = 0; i < 10; ++i) {
+            t += Picos(rng() % 3) * 8000;
+            p.both([t](Side& s) { s.src.start(t, UntracedCause::stop_window); });
+            t += Picos(1 + rng() % 40) * 8000;
+            p.both([t](Side& s) { s.src.stop(t); });
+        }
+        const uint64_t size = p.at_end.src.stream().size();
+        uint64_t at = 0;
+        while (at < size) {
+            const uint64_t n = std::min<uint64_t>(size - at, 1 + rng() % 60);
+            // Mostly where the last claim ended; sometimes over bytes claimed already.
+            const uint64_t back = rng() % 5 == 0 ? std::min<uint64_t>(at, rng() % 30) : 0;
+            const uint64_t off = at - back;
+            const unsigned what = rng() % 8;
+            if (what < 5) {
+                const FateTag why = what < 4 ? wrap : overflow;
+                p.both([&](Side& s) { s.books.lost(off, n, why); });
+                (void)p.going.books.claimed_twice();
+            } else if (what == 5) {
+                p.both([&](Side& s) { s.books.committed(off, n); });
+            } else if (what == 6) {
+                const FateTag unread{TraceFate::unread, GapCause::count};
+                p.both([&](Side& s) { s.books.tag(off, n, unread); });
+            } else {
+                const uint64_t safe = at > 8 ? at - 8 : 0;
+                p.both([&](Side& s) { s.books.close_upto(safe); });
+            }
+            at = std::max(at, off + n);
+        }
+        const Result a = p.at_end.finish(), b = p.going.finish();
+        expect_same(a, b, "run " + std::to_string(run));
+        EXPECT_EQ(a.reports, b.reports) << "run " << run;
+        if (::testing::Test::HasFailure()) return;
+        twice += a.claimed_twice;
+    }
+    EXPECT_GT(twice, 0u);
+}
+
 // The walk stops at the first byte of a session whose start block it cannot finish yet:
 // the session before it is forgotten, and the sync bytes before the kept one still count.
 TEST(TraceBooks, AWalkStoppingAtASessionsFirstByte) {
