@@ -38,7 +38,7 @@ EtrSink::EtrSink(sc_core::sc_module_name name, const EtrSinkParams& params, Engi
 
 void EtrSink::attach(EtmSource* source) {
     m_sources.push_back(source);
-    m_formatted[source] = 0;
+    m_formatted.push_back(0);
 }
 
 void EtrSink::build_table() {
@@ -167,9 +167,10 @@ void EtrSink::sink_thread() {
 void EtrSink::drop_uncaptured(Picos t) {
     // The sink is stopped (another CPU's harvest flushed it) while sources run: their ATB
     // output has nowhere to go.
-    for (EtmSource* s : m_sources) {
+    for (size_t i = 0; i < m_sources.size(); ++i) {
+        EtmSource* s = m_sources[i];
         s->produce_until(t);
-        uint64_t& done = m_formatted[s];
+        uint64_t& done = m_formatted[i];
         if (s->stream().size() > done) {
             m_observer.on_trace_lost(s->trace_id(), done, s->stream().size() - done,
                                      TraceLoss::sink_stopped);
@@ -180,9 +181,10 @@ void EtrSink::drop_uncaptured(Picos t) {
 
 void EtrSink::collect(Picos t, const EtmSource* flushing) {
     uint64_t frames = 0;
-    for (EtmSource* s : m_sources) {
+    for (size_t i = 0; i < m_sources.size(); ++i) {
+        EtmSource* s = m_sources[i];
         s->produce_until(t);
-        uint64_t& done = m_formatted[s];
+        uint64_t& done = m_formatted[i];
         const uint64_t avail = s->stream().size() - done;
         const uint64_t n = s == flushing ? avail : avail / kFrameData * kFrameData;
         if (!n) continue;

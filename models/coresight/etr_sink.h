@@ -28,7 +28,6 @@
 #include "models/memory/engine_port.h"
 
 #include <functional>
-#include <map>
 #include <systemc>
 #include <vector>
 
@@ -115,8 +114,8 @@ private:
     TraceObserver& m_observer;
     EtrHw m_hw;
     EtrFrameLog m_log;
-    std::vector<EtmSource*> m_sources;                // by attach order (trace ID order)
-    std::map<const EtmSource*, uint64_t> m_formatted; // source bytes already framed
+    std::vector<EtmSource*> m_sources; // by attach order (trace ID order)
+    std::vector<uint64_t> m_formatted; // by source, as m_sources: its bytes already framed
     unsigned m_refcnt = 0;
     bool m_capturing = false;
     Picos m_enabled_at = 0;
