@@ -24,15 +24,6 @@ constexpr uint8_t kSectionMaxBytes = 5;   // INFO/KEY/SPEC/CYCT: at most 32 bits
 constexpr uint8_t kAsyncZeros = kAsyncSize - 1;
 } // namespace
 
-void put_count_packet(uint64_t count, uint8_t* p) {
-    p[0] = kHeaderAtomE;
-    p[1] = kHeaderTimestamp;
-    for (size_t i = 0; i < kCountValueBytes; ++i) {
-        const auto group = static_cast<uint8_t>((count >> (7 * i)) & 0x7f);
-        p[kCountHeaderBytes + i] = (i + 1 < kCountValueBytes) ? (group | kContinuation) : group;
-    }
-}
-
 // IHI0064 "Long Address with Context packet", 64-bit IS0: A[8:2] and A[15:9] in bits [6:0] of
 // the first two payload bytes (bit 7 reserved, 0), A[63:16] a byte at a time, then the context
 // information byte (OpenCSD extract64BitLongAddr, extractAndSetContextInfo).

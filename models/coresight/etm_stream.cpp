@@ -16,19 +16,6 @@ namespace ringsim::models::coresight {
 
 namespace {
 
-// put_count_packet, inlined here: read() writes megabytes of these.
-inline void put_packet(uint64_t c, uint8_t* p) {
-    static_assert(kCountPacketSize == 8 && kTimestampValueBytes == 6, "the layout below");
-    p[0] = kHeaderAtomE;
-    p[1] = kHeaderTimestamp;
-    p[2] = static_cast<uint8_t>((c & 0x7f) | 0x80);
-    p[3] = static_cast<uint8_t>(((c >> 7) & 0x7f) | 0x80);
-    p[4] = static_cast<uint8_t>(((c >> 14) & 0x7f) | 0x80);
-    p[5] = static_cast<uint8_t>(((c >> 21) & 0x7f) | 0x80);
-    p[6] = static_cast<uint8_t>(((c >> 28) & 0x7f) | 0x80);
-    p[7] = static_cast<uint8_t>((c >> 35) & 0x7f);
-}
-
 constexpr uint64_t kLead = kStartSize - kSyncSize; // the Trace On byte
 
 } // namespace
@@ -232,7 +219,7 @@ void EtmStream::read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* 
         uint64_t count = s.first_count + b * m_period + in_block;
         if (within != 0 || n < kCountPacketSize) {
             uint8_t tmp[kCountPacketSize];
-            put_packet(count, tmp);
+            put_count_packet(count, tmp);
             const uint64_t k = std::min<uint64_t>(n, kCountPacketSize - within);
             std::memcpy(out, tmp + within, k);
             out += k;
@@ -243,7 +230,7 @@ void EtmStream::read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* 
         uint64_t whole = n / kCountPacketSize;
         if (m_period != 0) whole = std::min<uint64_t>(whole, m_period - in_block);
         for (uint64_t i = 0; i < whole; ++i, ++count, out += kCountPacketSize)
-            put_packet(count, out);
+            put_count_packet(count, out);
         x += whole * kCountPacketSize;
         n -= whole * kCountPacketSize;
     }

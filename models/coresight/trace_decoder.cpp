@@ -1,9 +1,9 @@
 // AUX chunks -> deformatter -> one ETM decoder per trace ID -> gaps (see trace_decoder.h).
 #include "models/coresight/trace_decoder.h"
 
-#include <optional>
-
 #include <algorithm>
+#include <cstring>
+#include <optional>
 
 namespace ringsim::models::coresight {
 
@@ -126,8 +126,7 @@ void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_p
     if (b.source && b.source->id == id && frame_pos == b.next_frame && frame_pos < b.until &&
         (!b.run || b.source->frame_bytes == b.run->bytes_per_frame)) {
         Source& s = *b.source;
-        b.frames.emplace_back(b.bytes.size(), frame_pos);
-        b.bytes.insert(b.bytes.end(), p, p + n);
+        b.add(p, n, frame_pos);
         b.next_frame = frame_pos + kFrameSize;
         s.bytes += n;
         s.frame = frame_pos;
@@ -154,8 +153,8 @@ void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_p
     s.next_src_known = false;
 
     b.source = &s;
-    b.bytes.assign(p, p + n);
-    b.frames.assign(1, {0, frame_pos});
+    b.clear();
+    b.add(p, n, frame_pos);
     b.start_pos = s.decoder.position();
     b.next_frame = frame_pos + kFrameSize;
     b.run = run;
@@ -176,12 +175,12 @@ void TraceDecoder::feed_batch() {
     if (!b.source) return;
     Source& s = *b.source;
     m_feeding_batch = true;
-    s.decoder.feed(b.bytes.data(), b.bytes.size());
+    s.decoder.feed(b.bytes.data(), b.size);
     m_feeding_batch = false;
-    const uint64_t last = b.frames.back().second;
+    const uint64_t last = b.next_frame - kFrameSize; // every frame joined at next_frame
     m_current_frame = last;
     if (b.run && s.decoder.mid_packet()) {
-        const uint64_t frames_after = (last - b.frames.front().second) / kFrameSize;
+        const uint64_t frames_after = (last - b.runs.front().frame) / kFrameSize;
         s.next_src = b.run->offset + frames_after * b.run->bytes_per_frame + s.frame_bytes;
         s.next_src_known = true;
     }
@@ -194,9 +193,13 @@ uint64_t TraceDecoder::frame_of(uint64_t pos) const {
     const Batch& b = m_batch;
     if (!m_feeding_batch || pos < b.start_pos) return m_current_frame;
     const uint64_t at = pos - b.start_pos;
-    auto it = std::upper_bound(b.frames.begin(), b.frames.end(), at,
-                               [](uint64_t v, const auto& f) { return v < f.first; });
-    return std::prev(it)->second;
+    auto it = std::upper_bound(b.runs.begin(), b.runs.end(), at,
+                               [](uint64_t v, const FrameRun& r) { return v < r.offset; });
+    const FrameRun& r = *std::prev(it);
+    if (r.per_frame == 0) return r.frame;
+    // Past the batch's bytes, its last frame (as the frame list this replaced gave).
+    return std::min(r.frame + (at - r.offset) / r.per_frame * kFrameSize,
+                    b.next_frame - kFrameSize);
 }
 
 void TraceDecoder::barrier(uint64_t pos, uint64_t count) {

@@ -14,12 +14,15 @@
 // capped gap list; it does not grow with the length of the trace.
 #pragma once
 
+#include "models/common/uninit_bytes.h"
 #include "models/coresight/etm_packets.h"
 #include "models/coresight/formatter.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -162,13 +165,40 @@ private:
     void feed_batch();
     uint64_t frame_of(uint64_t pos) const;
 
+    // Consecutive frames of a batch holding the same number of bytes each: where the first
+    // one's begin in the batch's bytes, and its AUX offset. (A batch is almost always one run
+    // of full frames: one entry, not one a frame.)
+    struct FrameRun {
+        uint64_t offset = 0;    // in the batch's bytes
+        uint64_t frame = 0;     // the first frame's AUX offset; the next ones follow it
+        uint64_t per_frame = 0; // bytes each
+    };
     // Frames of one source gathered for one feed of its decoder (batch_frames): their bytes,
     // where each frame's begin in them, and which next frame may join.
     struct Batch {
         Source* source = nullptr;
-        std::vector<uint8_t> bytes;
-        std::vector<std::pair<uint64_t, uint64_t>> frames; // (offset in bytes, frame's AUX offset)
-        uint64_t start_pos = 0;                            // the decoder's position at bytes[0]
+        UninitBytes bytes; // [0, size) gathered; past it, room (kept, never zeroed)
+        size_t size = 0;
+        std::vector<FrameRun> runs;
+        uint64_t start_pos = 0; // the decoder's position at bytes[0]
+        // A frame's bytes. Inline, and a full frame's 14 as a copy of known size: it runs
+        // once a frame of every AUX byte perf reads.
+        void add(const uint8_t* p, size_t n, uint64_t frame_pos) {
+            if (runs.empty() || runs.back().per_frame != n) runs.push_back({size, frame_pos, n});
+            if (size + n > bytes.size()) bytes.resize(std::max(2 * bytes.size(), size + 4096));
+            uint8_t* to = bytes.data() + size;
+            constexpr size_t kFull = kFrameDataSlots - 1; // data slots of a one-ID frame
+            if (n == kFull) {
+                std::memcpy(to, p, kFull);
+            } else {
+                std::memcpy(to, p, n);
+            }
+            size += n;
+        }
+        void clear() {
+            size = 0;
+            runs.clear();
+        }
         uint64_t next_frame = 0; // the AUX offset of the frame that may join
         uint64_t until = 0;      // frames from here on do not continue the source's bytes
         // source_offset's answer for the first frame: a frame after one holding other than

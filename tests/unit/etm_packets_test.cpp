@@ -146,6 +146,26 @@ TEST(EtmPackets, CountPacketBytes) {
     EXPECT_EQ(Bytes(p, p + 8), (Bytes{0xf7, 0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}));
 }
 
+// The packet is built as one word: every byte of it, for counts with every group's bits in
+// play, is the layout above (header, 7-bit groups low first, continuation on all but the
+// last), and bits past kCountValueBits change nothing.
+TEST(EtmPackets, CountPacketWordIsTheByteLayout) {
+    std::mt19937_64 rng(3);
+    for (int i = 0; i < 10000; ++i) {
+        const uint64_t c = rng() >> (rng() % 64);
+        uint8_t p[8], q[8];
+        put_count_packet(c, p);
+        ASSERT_EQ(p[0], 0xf7);
+        ASSERT_EQ(p[1], 0x02);
+        for (unsigned g = 0; g < 6; ++g) {
+            const auto want = static_cast<uint8_t>(((c >> (7 * g)) & 0x7f) | (g < 5 ? 0x80 : 0));
+            ASSERT_EQ(p[2 + g], want) << std::hex << c << " group " << g;
+        }
+        put_count_packet(c & kCountValueMask, q);
+        ASSERT_EQ(Bytes(p, p + 8), Bytes(q, q + 8)) << std::hex << c;
+    }
+}
+
 TEST(EtmPackets, EveryCountPacketIsEightBytes) {
     for (uint64_t first : {uint64_t{0}, uint64_t{127}, uint64_t{1} << 40, kCountValueMask - 3}) {
         Bytes out;
