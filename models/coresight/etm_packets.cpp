@@ -173,6 +173,10 @@ constexpr uint64_t kCountContMask = kEveryBit7 & ~uint64_t{0xffff};
 constexpr uint64_t kCountContWant = kCountContMask & ~(uint64_t{0x80} << 56);
 static_assert(kCountHeaderBytes == 2 && kCountPacketSize == 8, "the word layout above");
 
+// The value bits of a count packet's word, shifted down by its header: 7 of each value byte.
+constexpr uint64_t kValueBytesBits = 0x7f7f7f7f7f7fULL;
+static_assert(kTimestampValueBytes == 6, "six value bytes");
+
 bool is_count_word(uint64_t w) {
     return (w & 0xffff) == kCountHeaderWord && (w & kCountContMask) == kCountContWant;
 }
@@ -227,8 +231,7 @@ void EtmDecoder::feed(const uint8_t* data, size_t n) {
     while (p < end) {
         if (m_state == State::kIdle) {
             // Most of a healthy stream is whole count packets: take them 8 bytes at a time.
-            while (end - p >= static_cast<std::ptrdiff_t>(kCountPacketSize) && try_fast_count(p))
-                p += kCountPacketSize;
+            p = take_count_packets(p, end);
             if (p == end) break;
             // A count packet cut by the end of this chunk (every 14-byte frame cuts one) after
             // its Timestamp header: keep its value bits so far when their continuation bits
@@ -270,14 +273,57 @@ void EtmDecoder::feed(const uint8_t* data, size_t n) {
     m_stats.bytes = m_pos;
 }
 
-// A whole count packet at p[0..7] when it is well formed (else the slow path reports it).
-bool EtmDecoder::try_fast_count(const uint8_t* p) {
-    const uint64_t w = load_le64(p);
-    if (!is_count_word(w)) return false;
-    m_pkt_pos = m_pos;
-    m_pos += kCountPacketSize;
-    count_done(gather7(w >> 16));
-    return true;
+// Whole, well-formed count packets from p (the first other bytes are left to the slow path):
+// a run of them, each the count expected next, is taken as one (counts_done); any other
+// count packet is count_done's, which reports its gap or disorder. Returns where they end.
+const uint8_t* EtmDecoder::take_count_packets(const uint8_t* p, const uint8_t* end) {
+    constexpr auto kSize = static_cast<std::ptrdiff_t>(kCountPacketSize);
+    while (end - p >= kSize) {
+        const uint64_t w = load_le64(p);
+        if (!is_count_word(w)) break;
+        const uint64_t low = gather7(w >> 16);
+        if (m_have_expected && low == (m_expected & kCountValueMask)) {
+            // The count expected next (count_done's high bits are m_expected's): so long as
+            // each packet after it holds the next count, nothing but the run's length changes.
+            // A packet is all header, continuation and value bits: the next one's word is
+            // known, its value one more in the 7-bit groups (the carry steps over each
+            // group's bit 7; out of the top group it is dropped, as the count's high bits are).
+            const uint64_t first = m_expected;
+            uint64_t n = 1;
+            uint64_t value = (w >> 16) & kValueBytesBits;
+            const uint8_t* q = p + kSize;
+            for (; end - q >= kSize; q += kSize, ++n) {
+                value = ((value | ~kValueBytesBits) + 1) & kValueBytesBits;
+                if (load_le64(q) != (kCountHeaderWord | kCountContWant | value << 16)) break;
+            }
+            counts_done(m_pos, first, n);
+            p = q;
+            continue;
+        }
+        m_pkt_pos = m_pos;
+        m_pos += kCountPacketSize;
+        count_done(low);
+        p += kSize;
+    }
+    return p;
+}
+
+// n count packets from pos holding first .. first+n-1, first == m_expected: count_done's
+// work for each of them (none is a gap or a disorder), done once.
+void EtmDecoder::counts_done(uint64_t pos, uint64_t first, uint64_t n) {
+    m_state = State::kIdle;
+    m_pkt_len = 0;
+    m_pkt_pos = pos + (n - 1) * kCountPacketSize;
+    m_pos = pos + n * kCountPacketSize;
+    m_stats.counts += n;
+    if (!m_stats.any_count) m_stats.first_count = first;
+    m_stats.any_count = true;
+    m_stats.last_count = first + n - 1;
+    m_expected = first + n;
+    m_sync_since_count = false;
+    m_trace_on_since_count = false;
+    m_skipped_since_count = 0;
+    if (m_listener) m_listener->on_counts(pos, first, n);
 }
 
 void EtmDecoder::step(uint8_t b) {

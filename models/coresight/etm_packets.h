@@ -153,6 +153,13 @@ public:
     virtual void on_trace_on(uint64_t pos) {}
     virtual void on_address(uint64_t pos, uint64_t address) {}
     virtual void on_count(uint64_t pos, uint64_t count) {}
+    // Counts first .. first+n-1 in n count packets one after another from pos: what n calls
+    // of on_count would say, in one (the decoder's fast path takes a healthy stream's runs of
+    // counts, each the one expected next, whole). By default, those n calls.
+    virtual void on_counts(uint64_t pos, uint64_t first, uint64_t n) {
+        for (uint64_t k = 0; k < n; ++k)
+            on_count(pos + k * kCountPacketSize, first + k);
+    }
     virtual void on_gap(uint64_t pos, const EtmGap& gap) {}
     // count <= previous: reordering or corruption the continuation bits did not catch.
     virtual void on_disorder(uint64_t pos, uint64_t previous, uint64_t count) {}
@@ -223,7 +230,8 @@ private:
     void continue_trace_info(uint8_t b);
     void continue_address(uint8_t b);
     void continue_count(uint8_t b);
-    bool try_fast_count(const uint8_t* p);
+    const uint8_t* take_count_packets(const uint8_t* p, const uint8_t* end);
+    void counts_done(uint64_t pos, uint64_t first, uint64_t n);
     void sync_found();
     void trace_info_done();
     void count_done(uint64_t low_bits);

@@ -29,6 +29,21 @@ struct TraceDecoder::Source : EtmListener {
             run_n = 1;
         }
     }
+    void on_counts(uint64_t pos, uint64_t first, uint64_t n) override {
+        if (pos < seam) { // a packet may be spliced: each as on_count sees it
+            EtmListener::on_counts(pos, first, n);
+            return;
+        }
+        barrier_since_count = false;
+        discontinuity_since_count = false;
+        if (run_n && first == run_first + run_n) {
+            run_n += n;
+        } else {
+            flush_run();
+            run_first = first;
+            run_n = n;
+        }
+    }
     void flush_run() {
         if (run_n && owner.m_options.on_counts) owner.m_options.on_counts(id, run_first, run_n);
         run_n = 0;

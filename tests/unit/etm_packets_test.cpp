@@ -249,6 +249,39 @@ TEST(EtmDecoder, DecodesUnderEveryChunking) {
     }
 }
 
+// A healthy stream's counts come as runs (EtmListener::on_counts), each saying what its
+// on_count calls would: expanded, the runs are the byte-at-a-time decoder's counts and
+// positions, and fed whole the stream gives one run a sync block (the first count excepted:
+// nothing was expected before it).
+TEST(EtmDecoder, HealthyStreamCountsComeAsRuns) {
+    struct Runs : Recorder {
+        uint64_t calls = 0, longest = 0;
+        void on_counts(uint64_t pos, uint64_t first, uint64_t n) override {
+            ++calls;
+            longest = std::max(longest, n);
+            EtmListener::on_counts(pos, first, n); // each count as on_count
+        }
+    };
+    const Bytes b = stream(1000, 300, 17);
+    const Recorder ref = decode(b, 1);
+    Runs r;
+    EtmDecoder d(&r);
+    d.feed(b.data(), b.size());
+    d.finish();
+    EXPECT_EQ(r.events, ref.events);
+    EXPECT_LE(r.calls, 18u);
+    EXPECT_EQ(r.longest, 17u);
+    // A run across 2^kCountValueBits: the packets' values wrap to 0, the counts go on.
+    const Bytes w = stream(kCountValueMask - 5, 20);
+    Runs across;
+    EtmDecoder d2(&across);
+    d2.feed(w.data(), w.size());
+    d2.finish();
+    EXPECT_EQ(across.events, decode(w, 1).events);
+    EXPECT_EQ(across.counts.back(), kCountValueMask + 14);
+    EXPECT_EQ(across.longest, 19u);
+}
+
 TEST(EtmDecoder, EventPositionsAreStreamOffsets) {
     const Bytes b = stream(0, 2);
     const Recorder r = decode(b);
