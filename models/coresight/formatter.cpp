@@ -55,15 +55,34 @@ constexpr uint64_t kSpread4[16] = {spread4(0),  spread4(1),  spread4(2),  spread
                                    spread4(12), spread4(13), spread4(14), spread4(15)};
 
 // The frame ringsim's formatter model writes almost always (etr_frame_log.h): an ID that is
-// not reserved in slot 0 taking effect at once, then 14 data bytes (no other ID byte). Then
-// writes the 14 data bytes to out[0..13] (out[14..15] = 0) and returns the ID; else returns -1.
-int unpack_one_id_frame(const uint8_t* f, uint8_t* out) {
+// not reserved in slot 0 taking effect at once, then 14 data bytes (no other ID byte). Returns
+// the ID, or -1 for any other frame.
+int full_frame_id(const uint8_t* f) {
     const uint64_t lo = load_le64(f);     // bytes 0..7
     const uint64_t hi = load_le64(f + 8); // bytes 8..15
     // ID flag (bit 0) of slot 0 set, of slots 2..14 clear, aux bit of slot 0 clear.
     if ((lo & 0x0001000100010001ULL) != 1 || (hi & 0x0101000100010001ULL) != 0) return -1;
     const int id = static_cast<int>((lo & 0xff) >> 1);
-    if (is_reserved_id(id)) return -1;
+    return is_reserved_id(id) ? -1 : id;
+}
+
+// The same kind of frame with the same ID byte as the one before it.
+bool same_full_frame(const uint8_t* f, uint8_t id_byte) {
+    return (load_le64(f) & 0x00010001000100ffULL) == id_byte &&
+           (load_le64(f + 8) & 0x0101000100010001ULL) == 0;
+}
+
+// unpack_full_frame, and its ID (-1: not such a frame, nothing written).
+int unpack_one_id_frame(const uint8_t* f, uint8_t* out) {
+    const int id = full_frame_id(f);
+    if (id >= 0) unpack_full_frame(f, out);
+    return id;
+}
+} // namespace
+
+void unpack_full_frame(const uint8_t* f, uint8_t* out) {
+    const uint64_t lo = load_le64(f);
+    const uint64_t hi = load_le64(f + 8);
     // Data: slots 1..14, each even slot's bit 0 from the aux byte (bit k for slot 2k).
     const auto aux = static_cast<unsigned>(hi >> 56);
     const uint64_t w0 = (lo >> 8) | (hi << 56) | kSpread4[(aux >> 1) & 15];         // slots 1..8
@@ -76,9 +95,16 @@ int unpack_one_id_frame(const uint8_t* f, uint8_t* out) {
     store_le64(w0, out);
     store_le64(w1, out + 8);
 #endif
-    return id;
 }
-} // namespace
+
+void DeformatterSink::on_full_frames(uint8_t id, const uint8_t* f, size_t frames,
+                                     uint64_t frame_pos) {
+    uint8_t out[kFrameSize];
+    for (size_t i = 0; i < frames; ++i, f += kFrameSize, frame_pos += kFrameSize) {
+        unpack_full_frame(f, out);
+        on_data(id, out, kFullFrameData, frame_pos);
+    }
+}
 
 void insert_barrier_packet(uint8_t* dst) {
     for (size_t i = 0; i < kBarrierSize; i += kFsyncSize) {
@@ -195,27 +221,29 @@ void Deformatter::feed(const uint8_t* data, size_t n) {
     while (p < end) {
         if (m_have == 0) {
             // Whole frames straight from the input: no copy.
-            if (end - p >= static_cast<std::ptrdiff_t>(kFrameSize)) {
-                uint8_t out[kFrameSize];
-                const int id = unpack_one_id_frame(p, out);
-                if (id >= 0) { // what unpack() makes of it, without its generality
-                    if (m_fsync_run != 0) close_fsync_run();
-                    ++m_stats.frames;
-                    ++m_stats.id_bytes;
-                    m_cur_id = id;
-                    constexpr size_t kData = kFrameDataSlots - 1;
-                    if (id == kNullTraceId) {
-                        m_stats.null_bytes += kData;
-                    } else if (id == kFlushResponseId || id == kTriggerId) {
-                        m_stats.special_bytes += kData;
-                    } else {
-                        m_stats.source_bytes += kData;
-                        m_sink.on_data(static_cast<uint8_t>(id), out, kData, m_pos);
-                    }
-                    p += kFrameSize;
-                    m_pos += kFrameSize;
-                    continue;
+            constexpr auto kFrame = static_cast<std::ptrdiff_t>(kFrameSize);
+            const int id = end - p >= kFrame ? full_frame_id(p) : -1;
+            if (id >= 0) { // what unpack() makes of it, without its generality
+                // This frame and the frames of its kind and ID right after it, as one.
+                size_t k = 1;
+                while (end - p >= static_cast<std::ptrdiff_t>(k + 1) * kFrame &&
+                       same_full_frame(p + k * kFrameSize, p[0]))
+                    ++k;
+                if (m_fsync_run != 0) close_fsync_run();
+                m_stats.frames += k;
+                m_stats.id_bytes += k;
+                m_cur_id = id;
+                if (id == kNullTraceId) {
+                    m_stats.null_bytes += k * kFullFrameData;
+                } else if (id == kFlushResponseId || id == kTriggerId) {
+                    m_stats.special_bytes += k * kFullFrameData;
+                } else {
+                    m_stats.source_bytes += k * kFullFrameData;
+                    m_sink.on_full_frames(static_cast<uint8_t>(id), p, k, m_pos);
                 }
+                p += k * kFrameSize;
+                m_pos += k * kFrameSize;
+                continue;
             }
             const size_t avail = static_cast<size_t>(end - p);
             if (avail >= kFsyncSize && is_fsync(p)) {

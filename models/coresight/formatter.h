@@ -108,12 +108,24 @@ enum class FrameError : uint8_t {
 const char* to_string(FrameError e);
 
 // Receives what the deformatter finds. Positions are stream offsets (see Deformatter).
+constexpr size_t kFullFrameData = kFrameDataSlots - 1; // one ID byte, then data only
+
+// A frame with its ID in slot 0, taking effect at once, and data in slots 1..14: its data
+// bytes to out[0..13], out[14..15] zeroed (16 bytes written). The frame must be of that kind
+// (DeformatterSink::on_full_frames hands only those).
+void unpack_full_frame(const uint8_t* f, uint8_t* out);
+
 class DeformatterSink {
 public:
     virtual ~DeformatterSink() = default;
     // Data bytes of source `id` from the frame at frame_pos, in order. A frame gives one call
     // per run of bytes of the same ID.
     virtual void on_data(uint8_t id, const uint8_t* data, size_t n, uint64_t frame_pos) = 0;
+    // `frames` frames one after another from frame_pos (raw, kFrameSize bytes each), each
+    // of the kind ringsim's formatter writes almost always: source `id` in slot 0 taking
+    // effect at once and kFullFrameData data bytes (unpack_full_frame). By default, each
+    // unpacked and handed to on_data; a sink may take the run at once.
+    virtual void on_full_frames(uint8_t id, const uint8_t* f, size_t frames, uint64_t frame_pos);
     // `count` consecutive FSYNCs starting at pos; count % 4 == 0 is a (run of) barrier(s).
     virtual void on_fsync(uint64_t pos, uint64_t count) {}
     virtual void on_frame_error(uint64_t pos, FrameError e, uint64_t bytes) {}

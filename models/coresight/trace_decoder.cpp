@@ -72,6 +72,9 @@ public:
     void on_data(uint8_t id, const uint8_t* data, size_t n, uint64_t frame_pos) override {
         m_owner.data(id, data, n, frame_pos);
     }
+    void on_full_frames(uint8_t id, const uint8_t* f, size_t frames, uint64_t frame_pos) override {
+        m_owner.full_frames(id, f, frames, frame_pos);
+    }
     void on_fsync(uint64_t pos, uint64_t count) override { m_owner.barrier(pos, count); }
     void on_frame_error(uint64_t /*pos*/, FrameError e, uint64_t /*bytes*/) override {
         m_owner.frame_error(e);
@@ -181,6 +184,38 @@ void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_p
               : run && run->bytes_per_frame != 0 ? run->until
                                                  : 0;
     s.frame_bytes += n;
+}
+
+// Full frames of `id` from frame_pos (DeformatterSink::on_full_frames): what data() does
+// with each, with the frames that join the batch unpacked straight into it.
+void TraceDecoder::full_frames(uint8_t id, const uint8_t* f, size_t frames, uint64_t frame_pos) {
+    while (frames > 0) {
+        Batch& b = m_batch;
+        if (b.source && b.source->id == id && frame_pos == b.next_frame && frame_pos < b.until &&
+            (!b.run || b.source->frame_bytes == b.run->bytes_per_frame)) {
+            // data()'s join, for as many as may: the frames before `until`, and after the
+            // first only while a frame holding the run's bytes per frame is a full one.
+            const uint64_t left = b.until - frame_pos;
+            uint64_t j = std::min<uint64_t>(frames, left / kFrameSize + (left % kFrameSize != 0));
+            if (b.run && b.run->bytes_per_frame != kFullFrameData) j = 1;
+            b.add_full_frames(f, j, frame_pos);
+            Source& s = *b.source;
+            s.bytes += j * kFullFrameData;
+            s.frame = frame_pos + (j - 1) * kFrameSize;
+            s.frame_bytes = kFullFrameData;
+            b.next_frame = frame_pos + j * kFrameSize;
+            f += j * kFrameSize;
+            frame_pos += j * kFrameSize;
+            frames -= j;
+            continue;
+        }
+        uint8_t out[kFrameSize];
+        unpack_full_frame(f, out);
+        data(id, out, kFullFrameData, frame_pos);
+        f += kFrameSize;
+        frame_pos += kFrameSize;
+        --frames;
+    }
 }
 
 // Feeds the batch to its source's decoder; then, if a packet is open, where its next bytes

@@ -157,6 +157,7 @@ private:
 
     Source& source(uint8_t id);
     void data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_pos);
+    void full_frames(uint8_t id, const uint8_t* f, size_t frames, uint64_t frame_pos);
     void barrier(uint64_t pos, uint64_t count);
     void frame_error(FrameError e);
     void all_sources_lose_sync(bool barrier);
@@ -187,13 +188,22 @@ private:
             if (runs.empty() || runs.back().per_frame != n) runs.push_back({size, frame_pos, n});
             if (size + n > bytes.size()) bytes.resize(std::max(2 * bytes.size(), size + 4096));
             uint8_t* to = bytes.data() + size;
-            constexpr size_t kFull = kFrameDataSlots - 1; // data slots of a one-ID frame
-            if (n == kFull) {
-                std::memcpy(to, p, kFull);
+            if (n == kFullFrameData) {
+                std::memcpy(to, p, kFullFrameData);
             } else {
                 std::memcpy(to, p, n);
             }
             size += n;
+        }
+        // n full frames from frame_pos (raw), their data unpacked into the batch.
+        void add_full_frames(const uint8_t* f, size_t n, uint64_t frame_pos) {
+            if (runs.empty() || runs.back().per_frame != kFullFrameData)
+                runs.push_back({size, frame_pos, kFullFrameData});
+            // unpack_full_frame writes 16 bytes for 14: room for the last one's 2 more.
+            const size_t need = size + n * kFullFrameData + (kFrameSize - kFullFrameData);
+            if (need > bytes.size()) bytes.resize(std::max(2 * bytes.size(), need + 4096));
+            for (size_t i = 0; i < n; ++i, size += kFullFrameData)
+                unpack_full_frame(f + i * kFrameSize, bytes.data() + size);
         }
         void clear() {
             size = 0;

@@ -564,19 +564,33 @@ std::vector<std::string> reference_deformat(const Bytes& b) {
 }
 } // namespace
 
+// A sink taking runs of full frames whole (as the trace decoder does), telling each frame
+// as on_data would (DeformatterSink's default): it must hear what Trace hears.
+struct RunTrace : Trace {
+    uint64_t longest = 0;
+    void on_full_frames(uint8_t id, const uint8_t* f, size_t frames, uint64_t pos) override {
+        longest = std::max<uint64_t>(longest, frames);
+        DeformatterSink::on_full_frames(id, f, frames, pos);
+    }
+};
+
 // Frames of every kind (one-ID frames as ringsim's sink writes them, the ones it never writes,
-// damaged ones) give the events of the slot-by-slot rules, under any chunking.
+// damaged ones; runs of one ID's) give the events of the slot-by-slot rules, under any
+// chunking, to a sink of on_data alone and to one taking runs of full frames.
 TEST(Deformatter, AnyFrameMatchesTheSlotBySlotRules) {
     std::mt19937_64 rng(5);
     const int ids[] = {0x00, 0x01, 0x05, 0x6f, 0x70, 0x7b, 0x7d, 0x7e};
+    uint64_t longest = 0;
     for (int round = 0; round < 300; ++round) {
         Bytes b;
+        int id = ids[0];
         for (int fr = 0; fr < 20; ++fr) {
             uint8_t f[kFrameSize];
             for (auto& x : f)
                 x = static_cast<uint8_t>(rng());
+            if (rng() % 2 == 0) id = ids[rng() % 8]; // else the ID of the frame before
             if (rng() % 4 != 0) { // a one-ID frame: ID at once in slot 0, data in slots 1..14
-                f[0] = static_cast<uint8_t>((ids[rng() % 8] << 1) | 1);
+                f[0] = static_cast<uint8_t>((id << 1) | 1);
                 for (size_t i = 2; i < kFrameDataSlots; i += 2)
                     f[i] &= 0xfe;
                 f[15] &= 0xfe;
@@ -595,6 +609,14 @@ TEST(Deformatter, AnyFrameMatchesTheSlotBySlotRules) {
                 d.feed(b.data() + at, std::min(step, b.size() - at));
             d.finish();
             ASSERT_EQ(t.events, want) << round << " " << chunk;
+            RunTrace r;
+            Deformatter dr(r);
+            for (size_t at = 0; at < b.size(); at += step)
+                dr.feed(b.data() + at, std::min(step, b.size() - at));
+            dr.finish();
+            ASSERT_EQ(r.events, want) << round << " " << chunk << " (runs)";
+            longest = std::max(longest, r.longest);
         }
     }
+    EXPECT_GE(longest, 4u); // runs were formed
 }
