@@ -173,10 +173,6 @@ constexpr uint64_t kCountContMask = kEveryBit7 & ~uint64_t{0xffff};
 constexpr uint64_t kCountContWant = kCountContMask & ~(uint64_t{0x80} << 56);
 static_assert(kCountHeaderBytes == 2 && kCountPacketSize == 8, "the word layout above");
 
-// The value bits of a count packet's word, shifted down by its header: 7 of each value byte.
-constexpr uint64_t kValueBytesBits = 0x7f7f7f7f7f7fULL;
-static_assert(kTimestampValueBytes == 6, "six value bytes");
-
 bool is_count_word(uint64_t w) {
     return (w & 0xffff) == kCountHeaderWord && (w & kCountContMask) == kCountContWant;
 }
@@ -286,15 +282,14 @@ const uint8_t* EtmDecoder::take_count_packets(const uint8_t* p, const uint8_t* e
             // The count expected next (count_done's high bits are m_expected's): so long as
             // each packet after it holds the next count, nothing but the run's length changes.
             // A packet is all header, continuation and value bits: the next one's word is
-            // known, its value one more in the 7-bit groups (the carry steps over each
-            // group's bit 7; out of the top group it is dropped, as the count's high bits are).
+            // known.
             const uint64_t first = m_expected;
             uint64_t n = 1;
-            uint64_t value = (w >> 16) & kValueBytesBits;
+            uint64_t want = w;
             const uint8_t* q = p + kSize;
             for (; end - q >= kSize; q += kSize, ++n) {
-                value = ((value | ~kValueBytesBits) + 1) & kValueBytesBits;
-                if (load_le64(q) != (kCountHeaderWord | kCountContWant | value << 16)) break;
+                want = next_count_packet_word(want);
+                if (load_le64(q) != want) break;
             }
             counts_done(m_pos, first, n);
             p = q;

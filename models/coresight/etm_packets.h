@@ -68,10 +68,10 @@ constexpr uint8_t kAsyncLastByte = 0x80;
 // Context info: EL0, SF = 1 (AArch64), NS = 1, no VMID, no Context ID.
 constexpr uint8_t kContextInfo = 0x30;
 
-// Writes one count packet (E atom + Timestamp, kCountPacketSize bytes) for `count` at p: the
-// two header bytes, then the low kCountValueBits of the count in 7-bit groups, low group first,
-// bit 7 (continuation) set on all but the last. As one word: harvests write megabytes of them.
-inline void put_count_packet(uint64_t count, uint8_t* p) {
+// One count packet (E atom + Timestamp, kCountPacketSize bytes) for `count`, as the
+// little-endian word of its bytes: the two header bytes, then the low kCountValueBits of the
+// count in 7-bit groups, low group first, bit 7 (continuation) set on all but the last.
+inline uint64_t count_packet_word(uint64_t count) {
     static_assert(kCountPacketSize == 8 && kTimestampValueBytes == 6, "the word layout below");
     // The value's 42 bits spread to 7 a byte (the fast decoder's gather, backwards): 28-bit
     // halves to 32-bit lanes, 14-bit quarters to 16-bit lanes, 7-bit groups to bytes.
@@ -80,8 +80,21 @@ inline void put_count_packet(uint64_t count, uint8_t* p) {
     x = (x & 0x00003fff00003fffULL) | ((x & 0x0fffc0000fffc000ULL) << 2);
     x = (x & 0x007f007f007f007fULL) | ((x & 0x3f803f803f803f80ULL) << 1);
     constexpr uint64_t kContinuations = 0x0080808080800000ULL; // bytes 2..6 of the packet
-    store_le64(p,
-               uint64_t{kHeaderAtomE} | uint64_t{kHeaderTimestamp} << 8 | x << 16 | kContinuations);
+    return uint64_t{kHeaderAtomE} | uint64_t{kHeaderTimestamp} << 8 | x << 16 | kContinuations;
+}
+
+// The word of the count packet after the one of word w: its value one more, in the 7-bit
+// groups. The carry enters at the value's lowest bit through the header's bits and steps
+// over each group's bit 7, all set for the addition; out of the top group it is dropped, as
+// the count's bits past kCountValueBits are.
+inline uint64_t next_count_packet_word(uint64_t w) {
+    constexpr uint64_t kValueBits = 0x7f7f7f7f7f7fULL << 16;
+    return (((w | ~kValueBits) + 1) & kValueBits) | (w & ~kValueBits);
+}
+
+// Writes one count packet for `count` at p (harvests write megabytes of them: one store).
+inline void put_count_packet(uint64_t count, uint8_t* p) {
+    store_le64(p, count_packet_word(count));
 }
 // Writes a Long Address with Context packet (64-bit, IS0) for `address` (4-byte aligned) at p.
 void put_address_context(uint64_t address, uint8_t* p);

@@ -229,8 +229,11 @@ void EtmStream::read_session(const Session& s, uint64_t x, uint64_t n, uint8_t* 
         }
         uint64_t whole = n / kCountPacketSize;
         if (m_period != 0) whole = std::min<uint64_t>(whole, m_period - in_block);
-        for (uint64_t i = 0; i < whole; ++i, ++count, out += kCountPacketSize)
-            put_count_packet(count, out);
+        uint64_t word = count_packet_word(count);
+        for (uint64_t i = 0; i < whole; ++i, out += kCountPacketSize) {
+            store_le64(out, word);
+            word = next_count_packet_word(word);
+        }
         x += whole * kCountPacketSize;
         n -= whole * kCountPacketSize;
     }

@@ -148,7 +148,8 @@ TEST(EtmPackets, CountPacketBytes) {
 
 // The packet is built as one word: every byte of it, for counts with every group's bits in
 // play, is the layout above (header, 7-bit groups low first, continuation on all but the
-// last), and bits past kCountValueBits change nothing.
+// last), bits past kCountValueBits change nothing, and the next count's word follows from
+// it.
 TEST(EtmPackets, CountPacketWordIsTheByteLayout) {
     std::mt19937_64 rng(3);
     for (int i = 0; i < 10000; ++i) {
@@ -163,6 +164,11 @@ TEST(EtmPackets, CountPacketWordIsTheByteLayout) {
         }
         put_count_packet(c & kCountValueMask, q);
         ASSERT_EQ(Bytes(p, p + 8), Bytes(q, q + 8)) << std::hex << c;
+        // The next packet's word, from this one's (runs of packets are written and
+        // compared so), across every carry and past 2^kCountValueBits.
+        for (const uint64_t k : {c, kCountValueMask - (c & 0xff), (c | 0x7f) & kCountValueMask})
+            ASSERT_EQ(next_count_packet_word(count_packet_word(k)), count_packet_word(k + 1))
+                << std::hex << k;
     }
 }
 
