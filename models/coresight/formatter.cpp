@@ -49,10 +49,10 @@ constexpr uint64_t spread4(unsigned v) {
     return (uint64_t{v & 1u} << 8) | (uint64_t{(v >> 1) & 1u} << 24) |
            (uint64_t{(v >> 2) & 1u} << 40) | (uint64_t{(v >> 3) & 1u} << 56);
 }
-constexpr uint64_t kSpread4[16] = {spread4(0),  spread4(1),  spread4(2),  spread4(3),
-                                   spread4(4),  spread4(5),  spread4(6),  spread4(7),
-                                   spread4(8),  spread4(9),  spread4(10), spread4(11),
-                                   spread4(12), spread4(13), spread4(14), spread4(15)};
+[[maybe_unused]] constexpr uint64_t kSpread4[16] = {
+    spread4(0),  spread4(1),  spread4(2),  spread4(3), spread4(4),  spread4(5),
+    spread4(6),  spread4(7),  spread4(8),  spread4(9), spread4(10), spread4(11),
+    spread4(12), spread4(13), spread4(14), spread4(15)};
 
 // The frame ringsim's formatter model writes almost always (etr_frame_log.h): an ID that is
 // not reserved in slot 0 taking effect at once, then 14 data bytes (no other ID byte). Returns
@@ -81,17 +81,25 @@ int unpack_one_id_frame(const uint8_t* f, uint8_t* out) {
 } // namespace
 
 void unpack_full_frame(const uint8_t* f, uint8_t* out) {
+#if defined(__SSE2__) && !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+    // Bit k of the aux byte (slot 15) back to bit 0 of slot 2k (k = 1..7): the aux byte in
+    // every slot, each even slot 2..14 keeping its own bit, that bit made 1 or 0.
+    const __m128i bit_of_slot = _mm_setr_epi8(0, 0, 2, 0, 4, 0, 8, 0, 16, 0, 32, 0, 64, 0, -128, 0);
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(f));
+    const __m128i aux = _mm_set1_epi8(static_cast<char>(f[kAuxByte]));
+    const __m128i flags = _mm_min_epu8(_mm_and_si128(aux, bit_of_slot), _mm_set1_epi8(1));
+    // Slots 1..14 to out[0..13]; the aux byte, shifted to out[14], and out[15] zeroed.
+    const __m128i keep =
+        _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                     _mm_and_si128(_mm_srli_si128(_mm_or_si128(x, flags), 1), keep));
+#else
     const uint64_t lo = load_le64(f);
     const uint64_t hi = load_le64(f + 8);
     // Data: slots 1..14, each even slot's bit 0 from the aux byte (bit k for slot 2k).
     const auto aux = static_cast<unsigned>(hi >> 56);
     const uint64_t w0 = (lo >> 8) | (hi << 56) | kSpread4[(aux >> 1) & 15];         // slots 1..8
     const uint64_t w1 = ((hi >> 8) & 0xffffffffffffULL) | kSpread4[(aux >> 5) & 7]; // slots 9..14
-    // One 16-byte store: the ETM decoder's 8-byte loads from out then forward from it.
-#if defined(__SSE2__) && !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
-                     _mm_set_epi64x(static_cast<long long>(w1), static_cast<long long>(w0)));
-#else
     store_le64(w0, out);
     store_le64(w1, out + 8);
 #endif
