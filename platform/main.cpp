@@ -16,10 +16,11 @@ int main(int argc, char** argv) {
     // Memory freed stays with the process for its next use instead of going back to the kernel
     // and being faulted in again, zeroed, page by page: a harvest's multi-megabyte copy and
     // the lists of where its bytes came from are made and freed again at every snapshot (the
-    // benchmark's snapshot scenario took 167,000 page faults, two thirds of its wall time;
-    // 12,000 so). Blocks from 16 MiB up are still mapped on their own and up to 32 MiB free at
-    // the heap's top is kept: more (the workers' 256 MiB and 1 GiB, set in serve()) raised the
-    // peak of the reference's 10 s with 4,096 data pages by 6%, this by 1.5%.
+    // benchmark's snapshot scenario took 167,000 page faults and about 1 s of system time in a
+    // 2.4 s run; 12,000 and 0.05 s so). Blocks from 16 MiB up are still mapped on their own and
+    // up to 32 MiB free at the heap's top is kept: more (the workers' 256 MiB and 1 GiB, set in
+    // serve()) raised the peak of the reference's 10 s with 4,096 data pages by 6%, this by
+    // 1.5%.
     mallopt(M_MMAP_THRESHOLD, 16 << 20);
     mallopt(M_TRIM_THRESHOLD, 32 << 20);
     // Keep stdout to ringsim's own output: goldens and scripts read it.

@@ -566,17 +566,44 @@ std::vector<std::string> reference_deformat(const Bytes& b) {
 
 // A sink taking runs of full frames whole (as the trace decoder does), telling each frame
 // as on_data would (DeformatterSink's default): it must hear what Trace hears.
+// A sink taking runs of full frames whole, as the trace decoder does: it reads each frame
+// of the run itself, by the slot rules (ID in slot 0, data in slots 1..14, the even ones'
+// bit 0 from bit k of slot 15), and tells its data as Trace's on_data would.
 struct RunTrace : Trace {
     uint64_t longest = 0;
     void on_full_frames(uint8_t id, const uint8_t* f, size_t frames, uint64_t pos) override {
         longest = std::max<uint64_t>(longest, frames);
-        DeformatterSink::on_full_frames(id, f, frames, pos);
+        for (size_t i = 0; i < frames; ++i, f += kFrameSize, pos += kFrameSize) {
+            EXPECT_EQ(f[0], (id << 1) | 1);
+            uint8_t d[kFrameDataSlots - 1];
+            for (size_t slot = 1; slot < kFrameDataSlots; ++slot)
+                d[slot - 1] =
+                    slot % 2 ? f[slot]
+                             : static_cast<uint8_t>((f[slot] & 0xfe) | ((f[15] >> (slot / 2)) & 1));
+            on_data(id, d, sizeof d, pos);
+        }
     }
 };
 
+std::vector<uint64_t> counters(const DeformatterStats& s) {
+    return {s.frames,
+            s.fsyncs,
+            s.fsync_runs,
+            s.barriers,
+            s.source_bytes,
+            s.null_bytes,
+            s.special_bytes,
+            s.unattributed_bytes,
+            s.reserved_id_frames,
+            s.reserved_id_bytes,
+            s.id_bytes,
+            s.partial_bytes};
+}
+
 // Frames of every kind (one-ID frames as ringsim's sink writes them, the ones it never writes,
 // damaged ones; runs of one ID's) give the events of the slot-by-slot rules, under any
-// chunking, to a sink of on_data alone and to one taking runs of full frames.
+// chunking, to a sink of on_data alone and to one taking runs of full frames; and the same
+// counters under every chunking (fed a byte at a time, no frame takes the path of runs).
 TEST(Deformatter, AnyFrameMatchesTheSlotBySlotRules) {
     std::mt19937_64 rng(5);
     const int ids[] = {0x00, 0x01, 0x05, 0x6f, 0x70, 0x7b, 0x7d, 0x7e};
@@ -601,6 +628,7 @@ TEST(Deformatter, AnyFrameMatchesTheSlotBySlotRules) {
             b.insert(b.end(), f, f + kFrameSize);
         }
         const auto want = reference_deformat(b);
+        std::vector<uint64_t> bytewise, whole;
         for (size_t chunk : {size_t{0}, size_t{1}, size_t{5}, size_t{16}, size_t{23}}) {
             Trace t;
             Deformatter d(t);
@@ -609,6 +637,7 @@ TEST(Deformatter, AnyFrameMatchesTheSlotBySlotRules) {
                 d.feed(b.data() + at, std::min(step, b.size() - at));
             d.finish();
             ASSERT_EQ(t.events, want) << round << " " << chunk;
+            if (chunk == 1) bytewise = counters(d.stats());
             RunTrace r;
             Deformatter dr(r);
             for (size_t at = 0; at < b.size(); at += step)
@@ -616,7 +645,13 @@ TEST(Deformatter, AnyFrameMatchesTheSlotBySlotRules) {
             dr.finish();
             ASSERT_EQ(r.events, want) << round << " " << chunk << " (runs)";
             longest = std::max(longest, r.longest);
+            if (chunk == 0) {
+                whole = counters(d.stats());
+            } else if (chunk != 1) {
+                EXPECT_EQ(counters(d.stats()), bytewise) << round << " " << chunk;
+            }
         }
+        EXPECT_EQ(whole, bytewise) << round;
     }
     EXPECT_GE(longest, 4u); // runs were formed
 }
