@@ -22,6 +22,7 @@
 #pragma once
 
 #include "models/coresight/etm_stream.h"
+#include "models/coresight/formatter.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -31,7 +32,7 @@
 
 namespace ringsim::models::coresight {
 
-constexpr size_t kFrameSourceBytes = 14; // data bytes of a full one-source frame
+constexpr size_t kFrameSourceBytes = kFullFrameData; // data bytes of a full one-source frame
 
 struct FrameRun {
     uint64_t first_frame = 0;

@@ -13,8 +13,6 @@ namespace ringsim::models::coresight {
 
 namespace {
 
-constexpr uint64_t kFrameData = 14; // data bytes per frame (etr_frame_log.h)
-
 EtrHw make_hw(const EtrSinkParams& p) {
     EtrHwConfig c;
     c.buffer_bytes = p.buffer_bytes;
@@ -186,7 +184,7 @@ void EtrSink::collect(Picos t, const EtmSource* flushing) {
         s->produce_until(t);
         uint64_t& done = m_formatted[i];
         const uint64_t avail = s->stream().size() - done;
-        const uint64_t n = s == flushing ? avail : avail / kFrameData * kFrameData;
+        const uint64_t n = s == flushing ? avail : avail / kFrameSourceBytes * kFrameSourceBytes;
         if (!n) continue;
         frames += m_log.append(s->trace_id(), done, n);
         done += n;

@@ -361,7 +361,7 @@ void Deformatter::unpack(const uint8_t* f, uint64_t frame_pos) {
     const int fast_id = unpack_one_id_frame(f, out);
     if (fast_id >= 0) {
         ++m_stats.id_bytes;
-        nout = kFrameDataSlots - 1;
+        nout = kFullFrameData;
         runs[0] = Run{fast_id, 0, nout};
         nruns = 1;
         id = fast_id;

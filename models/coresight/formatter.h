@@ -107,14 +107,15 @@ enum class FrameError : uint8_t {
 };
 const char* to_string(FrameError e);
 
-// Receives what the deformatter finds. Positions are stream offsets (see Deformatter).
-constexpr size_t kFullFrameData = kFrameDataSlots - 1; // one ID byte, then data only
+// Data bytes of a frame of one ID given in slot 0: the other 14 slots but the flag byte.
+constexpr size_t kFullFrameData = kFrameDataSlots - 1;
 
 // A frame with its ID in slot 0, taking effect at once, and data in slots 1..14: its data
 // bytes to out[0..13], out[14..15] zeroed (16 bytes written). The frame must be of that kind
 // (DeformatterSink::on_full_frames hands only those).
 void unpack_full_frame(const uint8_t* f, uint8_t* out);
 
+// Receives what the deformatter finds. Positions are stream offsets (see Deformatter).
 class DeformatterSink {
 public:
     virtual ~DeformatterSink() = default;

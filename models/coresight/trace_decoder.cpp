@@ -141,8 +141,7 @@ void TraceDecoder::start_chunk(uint64_t aux_offset) {
 // frame), so feeding the batch at once finds the same seams as feeding frame by frame.
 void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_pos) {
     Batch& b = m_batch;
-    if (b.source && b.source->id == id && frame_pos == b.next_frame && frame_pos < b.until &&
-        (!b.run || b.source->frame_bytes == b.run->bytes_per_frame)) {
+    if (joins_batch(id, frame_pos)) {
         Source& s = *b.source;
         b.add(p, n, frame_pos);
         b.next_frame = frame_pos + kFrameSize;
@@ -186,13 +185,20 @@ void TraceDecoder::data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_p
     s.frame_bytes += n;
 }
 
+// Whether the frame of `id` at frame_pos joins the batch: the next frame after the batch's,
+// of its source, and before its run's end, after a frame holding the run's bytes per frame.
+bool TraceDecoder::joins_batch(uint8_t id, uint64_t frame_pos) const {
+    const Batch& b = m_batch;
+    return b.source && b.source->id == id && frame_pos == b.next_frame && frame_pos < b.until &&
+           (!b.run || b.source->frame_bytes == b.run->bytes_per_frame);
+}
+
 // Full frames of `id` from frame_pos (DeformatterSink::on_full_frames): what data() does
 // with each, with the frames that join the batch unpacked straight into it.
 void TraceDecoder::full_frames(uint8_t id, const uint8_t* f, size_t frames, uint64_t frame_pos) {
     while (frames > 0) {
         Batch& b = m_batch;
-        if (b.source && b.source->id == id && frame_pos == b.next_frame && frame_pos < b.until &&
-            (!b.run || b.source->frame_bytes == b.run->bytes_per_frame)) {
+        if (joins_batch(id, frame_pos)) {
             // data()'s join, for as many as may: the frames before `until`, and after the
             // first only while a frame holding the run's bytes per frame is a full one.
             const uint64_t left = b.until - frame_pos;
@@ -244,8 +250,8 @@ uint64_t TraceDecoder::frame_of(uint64_t pos) const {
     if (!m_feeding_batch || pos < b.start_pos) return m_current_frame;
     const uint64_t at = pos - b.start_pos;
     auto it = std::upper_bound(b.runs.begin(), b.runs.end(), at,
-                               [](uint64_t v, const FrameRun& r) { return v < r.offset; });
-    const FrameRun& r = *std::prev(it);
+                               [](uint64_t v, const SameSizeFrames& r) { return v < r.offset; });
+    const SameSizeFrames& r = *std::prev(it);
     if (r.per_frame == 0) return r.frame;
     // Past the batch's bytes, its last frame (as the frame list this replaced gave).
     return std::min(r.frame + (at - r.offset) / r.per_frame * kFrameSize,

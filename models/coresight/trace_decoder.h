@@ -158,6 +158,7 @@ private:
     Source& source(uint8_t id);
     void data(uint8_t id, const uint8_t* p, size_t n, uint64_t frame_pos);
     void full_frames(uint8_t id, const uint8_t* f, size_t frames, uint64_t frame_pos);
+    bool joins_batch(uint8_t id, uint64_t frame_pos) const;
     void barrier(uint64_t pos, uint64_t count);
     void frame_error(FrameError e);
     void all_sources_lose_sync(bool barrier);
@@ -169,7 +170,7 @@ private:
     // Consecutive frames of a batch holding the same number of bytes each: where the first
     // one's begin in the batch's bytes, and its AUX offset. (A batch is almost always one run
     // of full frames: one entry, not one a frame.)
-    struct FrameRun {
+    struct SameSizeFrames {
         uint64_t offset = 0;    // in the batch's bytes
         uint64_t frame = 0;     // the first frame's AUX offset; the next ones follow it
         uint64_t per_frame = 0; // bytes each
@@ -180,30 +181,29 @@ private:
         Source* source = nullptr;
         UninitBytes bytes; // [0, size) gathered; past it, room (kept, never zeroed)
         size_t size = 0;
-        std::vector<FrameRun> runs;
+        std::vector<SameSizeFrames> runs;
         uint64_t start_pos = 0; // the decoder's position at bytes[0]
-        // A frame's bytes. Inline, and a full frame's 14 as a copy of known size: it runs
-        // once a frame of every AUX byte perf reads.
+        // A frame's bytes.
         void add(const uint8_t* p, size_t n, uint64_t frame_pos) {
-            if (runs.empty() || runs.back().per_frame != n) runs.push_back({size, frame_pos, n});
-            if (size + n > bytes.size()) bytes.resize(std::max(2 * bytes.size(), size + 4096));
-            uint8_t* to = bytes.data() + size;
-            if (n == kFullFrameData) {
-                std::memcpy(to, p, kFullFrameData);
-            } else {
-                std::memcpy(to, p, n);
-            }
+            std::memcpy(room_for(n, n, frame_pos), p, n);
             size += n;
         }
         // n full frames from frame_pos (raw), their data unpacked into the batch.
         void add_full_frames(const uint8_t* f, size_t n, uint64_t frame_pos) {
-            if (runs.empty() || runs.back().per_frame != kFullFrameData)
-                runs.push_back({size, frame_pos, kFullFrameData});
             // unpack_full_frame writes 16 bytes for 14: room for the last one's 2 more.
-            const size_t need = size + n * kFullFrameData + (kFrameSize - kFullFrameData);
-            if (need > bytes.size()) bytes.resize(std::max(2 * bytes.size(), need + 4096));
-            for (size_t i = 0; i < n; ++i, size += kFullFrameData)
-                unpack_full_frame(f + i * kFrameSize, bytes.data() + size);
+            uint8_t* to = room_for(kFullFrameData,
+                                   n * kFullFrameData + (kFrameSize - kFullFrameData), frame_pos);
+            for (size_t i = 0; i < n; ++i, to += kFullFrameData, size += kFullFrameData)
+                unpack_full_frame(f + i * kFrameSize, to);
+        }
+        // Where frames of per_frame bytes each, from frame_pos, go: `room` bytes past size,
+        // in a run of their size.
+        uint8_t* room_for(size_t per_frame, size_t room, uint64_t frame_pos) {
+            if (runs.empty() || runs.back().per_frame != per_frame)
+                runs.push_back({size, frame_pos, per_frame});
+            if (size + room > bytes.size())
+                bytes.resize(std::max(2 * bytes.size(), size + room + 4096));
+            return bytes.data() + size;
         }
         void clear() {
             size = 0;
