@@ -259,11 +259,13 @@ void OrderingEngine::resolve(PendingLoad& l, uint8_t* into) {
         // The same value and sources as apply_history() would give, whose search for the
         // stores reaching each piece would find none, at a fraction of its cost (a load is
         // read on every record: the writer's data_tail).
-        if (l.pieces.empty())
+        if (l.pieces.empty()) {
             l.sources.push_back({0, op.size, 0, op.issue, op.perform});
-        else
+        } else {
+            l.sources.reserve(l.pieces.size()); // a copy of 4 MiB: 65,536 pieces
             for (const Piece& pc : l.pieces)
                 l.sources.push_back({pc.offset, pc.length, 0, pc.issue, pc.perform});
+        }
     } else {
         apply_history(l, bytes);
     }
@@ -313,6 +315,7 @@ void OrderingEngine::resolve(PendingLoad& l, uint8_t* into) {
     std::stable_sort(hits.begin(), hits.end(),
                      [](const Hit& x, const Hit& y) { return x.piece < y.piece; });
     auto h = hits.begin();
+    l.sources.reserve(count + 2 * hits.size()); // a hit splits a piece's range in at most 3
     for (size_t k = 0; k < count; ++k) {
         const Piece& pc = pieces[k];
         const size_t from = l.sources.size();
