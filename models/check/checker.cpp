@@ -399,7 +399,7 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
         // replaced.
         std::string got_from = describe_store(w->culprit);
         if (!w->culprit)
-            got_from = !is_old && e.overwriter.header ? describe_store(e.overwriter.header)
+            got_from = !is_old && e.overwrite ? describe_store(e.overwrite->by.header)
                        : is_old ? "what the buffer held before the record's stores reached it"
                                 : "a later record's stores";
         o << "From byte " << w->index << " on";
@@ -438,9 +438,9 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
     if (newer) {
         o << "So newer data had replaced the record before the consumer's load performed: the "
              "producer reused space the consumer had not finished reading (load buffering).\n";
-        if (e.overwriter.header)
-            o << "The record was overwritten by " << describe_store(e.overwriter.header)
-              << ", stored at " << us_text(e.overwritten_at_ps) << ".\n";
+        if (e.overwrite)
+            o << "The record was overwritten by " << describe_store(e.overwrite->by.header)
+              << ", stored at " << us_text(e.overwrite->at_ps) << ".\n";
         if (c.tail_store_seq)
             o << "The consumer's data_tail store was " << describe_store(c.tail_store_seq) << ".\n";
         if (off(b.a)) {
@@ -450,10 +450,11 @@ void Checker::mismatch(Stream& s, const LedgerEntry& e, const uint8_t* data,
             // The store that put the first newer byte there, when it is one of the overwriting
             // record's (its header, or a line of its body); else that record's header.
             bool of_overwriter = false;
-            e.overwriter.each([&](uint64_t seq) { of_overwriter |= seq == culprit; });
+            const RecordStores& overwriter = e.overwriter();
+            overwriter.each([&](uint64_t seq) { of_overwriter |= seq == culprit; });
             const bool escaped = esc != s.escaped.end();
-            const LoadTicket tail = escaped ? esc->second : e.overwriter.tail;
-            const uint64_t by = escaped || of_overwriter ? culprit : e.overwriter.header;
+            const LoadTicket tail = escaped ? esc->second : overwriter.tail;
+            const uint64_t by = escaped || of_overwriter ? culprit : overwriter.header;
             const OpRecord* store = (m_engine && by) ? m_engine->store_record(by) : nullptr;
             if (tail.seq && store) {
                 o << "The producer's data_tail load #" << tail.seq << " issued at "

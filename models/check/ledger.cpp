@@ -54,10 +54,9 @@ LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stor
         const uint64_t span = m_backward ? old.pos + old.bytes.size() - p : p + s - old.pos;
         if (span <= m_size) break;
         if (!retire_lapped) {
-            if (!old.overwriter.header) {
-                old.overwriter = stores;
-                old.overwritten_at_ps = stored_at_ps;
-            }
+            if (!old.overwrite)
+                old.overwrite = std::make_shared<const LedgerEntry::Overwrite>(
+                    LedgerEntry::Overwrite{stores, stored_at_ps});
             continue;
         }
         lapped.push_back(std::move(old));
@@ -72,10 +71,9 @@ LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stor
     e.pos = pos;
     e.lost = 0;
     e.stored_at_ps = stored_at_ps;
-    e.stores = stores;
+    e.stores = stores; // its seqs: the data_tail load only explains an overwrite (overwrite)
     e.performed_at_ps = stored_at_ps;
-    e.overwriter = RecordStores{};
-    e.overwritten_at_ps = 0;
+    e.overwrite.reset();
     e.retired = false;
     return e;
 }
@@ -83,10 +81,8 @@ LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stor
 void Ledger::forget_overwriter(uint64_t header_store) {
     for (size_t i = 0; i < m_entries.size(); ++i) {
         LedgerEntry& e = m_entries[i].e;
-        if (!m_entries[i].gone && e.overwriter.header == header_store) {
-            e.overwriter = RecordStores{};
-            e.overwritten_at_ps = 0;
-        }
+        if (!m_entries[i].gone && e.overwrite && e.overwrite->by.header == header_store)
+            e.overwrite.reset();
     }
 }
 

@@ -8,6 +8,7 @@
 #include "models/kernel/perf_buffer.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ringsim::models {
@@ -18,12 +19,23 @@ struct LedgerEntry {
     SmallBytes bytes;  // exactly what the producer stored
     uint64_t lost = 0; // the count of a PERF_RECORD_LOST (may be 0), else 0
     uint64_t stored_at_ps = 0;
-    RecordStores stores;          // the engine's stores of its bytes
+    RecordStoreSeqs stores;       // the engine's stores of its bytes
     uint64_t performed_at_ps = 0; // when its last store became visible to all
-    // Ground truth of a lost race: a later record stored over this one before it was read.
-    RecordStores overwriter; // that record's stores and data_tail load (header 0: none)
-    uint64_t overwritten_at_ps = 0;
-    bool retired = false; // overwrite mode: a newer record has lapped it
+    // Ground truth of a lost race: a later record stored over this one before it was read
+    // (only with (A) or (D) off). Apart, and shared by the copies of an entry: the ledger
+    // holds hundreds of thousands of entries, nearly none of them overwritten, and inline
+    // these 72 bytes were a quarter of each.
+    struct Overwrite {
+        RecordStores by; // that record's stores and data_tail load
+        uint64_t at_ps = 0;
+    };
+    std::shared_ptr<const Overwrite> overwrite; // null: not overwritten
+    bool retired = false;                       // overwrite mode: a newer record has lapped it
+    // The overwriting record's stores (header 0: none).
+    const RecordStores& overwriter() const {
+        static const RecordStores kNone;
+        return overwrite ? overwrite->by : kNone;
+    }
     // PERF_RECORD_LOST is type 2 (include/uapi/linux/perf_event.h).
     bool is_lost_record() const {
         return bytes.size() >= 4 && bytes[0] == 2 && bytes[1] == 0 && bytes[2] == 0 &&

@@ -195,7 +195,7 @@ uint64_t PerfBuffer::store_header(Handle& h, MemoryPort& mem, const std::vector<
 
 void PerfBuffer::store_body(Handle& h, MemoryPort& mem, uint64_t pos,
                             const std::vector<uint8_t>& bytes, uint64_t header_store) {
-    RecordStores stores{header_store, 0, 0, h.tail};
+    RecordStores stores{{header_store, 0, 0}, h.tail};
     if (bytes.size() > perf::kHeaderSize)
         std::tie(stores.body_first, stores.body_last) =
             output_copy(h, mem, bytes.data() + perf::kHeaderSize, bytes.size() - perf::kHeaderSize);

@@ -40,16 +40,20 @@ struct PerfBufferParams {
 // The stores that wrote one record: its header (perf_output_put), then its body's cache
 // lines, issued together (__output_copy) as body_first..body_last (0: a header only). A
 // writer may be interrupted between the two, so other stores may come in between.
-struct RecordStores {
+struct RecordStoreSeqs {
     uint64_t header = 0;
     uint64_t body_first = 0;
     uint64_t body_last = 0;
-    LoadTicket tail; // the room check's data_tail load (seq 0: none, overwrite mode)
     template <class F> void each(F f) const {
         if (header) f(header);
         for (uint64_t seq = body_first; seq && seq <= body_last; ++seq)
             f(seq);
     }
+};
+// With the data_tail load that let them in: what a record that overwrites another is
+// explained by (the checker keeps only the stores of every other record).
+struct RecordStores : RecordStoreSeqs {
+    LoadTicket tail; // the room check's data_tail load (seq 0: none, overwrite mode)
 };
 
 // Ground truth: told about every record at the moment its bytes are stored.

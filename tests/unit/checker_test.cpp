@@ -128,7 +128,7 @@ struct Books {
     // PerfBuffer::store_body reports a record whose body fits one cache line).
     Stored store(uint64_t pos, std::vector<uint8_t> bytes, uint64_t lost = 0) {
         Stored s{pos, std::move(bytes),
-                 RecordStores{next_store, next_store + 1, next_store + 1, {}}};
+                 RecordStores{{next_store, next_store + 1, next_store + 1}, {}}};
         next_store += 2;
         // __perf_output_begin counts every record it is asked for (PERF_RECORD_LOST not
         // included); the checker's books are measured against that.
