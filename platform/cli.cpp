@@ -262,6 +262,10 @@ private:
 };
 
 int cmd_run(const Args& a) {
+    if (const std::string bad = bad_run_environment(); !bad.empty()) {
+        std::cerr << "ringsim run: environment variable " << bad << "\n";
+        return kExitBadInput;
+    }
     const auto window = window_of("timeline-window", a.timeline_window, "timeline", a.timeline);
     if (!window) return kExitBadInput;
     const auto wave_window = window_of("vcd-window", a.vcd_window, "vcd", a.vcd);

@@ -134,6 +134,29 @@ TEST(Commands, AnUnwritableOutputDirectoryExitsTwoBeforeTheRun) {
         << r.err;
 }
 
+// The run loop's test switches (run_loop.h) take 0 or 1: any other value is refused before
+// the run, naming the variable, what it takes and what it found, where it once chose a way
+// of waiting silently; 0, 1 and empty run.
+TEST(Commands, ARunLoopSwitchOtherThanZeroOrOneExitsTwoNamingIt) {
+    const std::string run = std::string(RINGSIM_BINARY) + " run " + RINGSIM_SOURCE_DIR +
+                            "/scenarios/quickstart.json --set duration=1ms --out " +
+                            ::testing::TempDir() + "/run-loop-switch";
+    for (const std::string name : {"RINGSIM_NO_LEAD", "RINGSIM_PARK"}) {
+        for (const std::string bad : {"yes", "2", "true"}) {
+            const auto r = ringsim::testing_support::run_command(name + "=" + bad + " " + run);
+            EXPECT_EQ(r.exit_code, 2) << name << "=" << bad << ": " << r.err;
+            EXPECT_NE(r.err.find("ringsim run: environment variable " + name +
+                                 ": expected 0 or 1 (or unset), found \"" + bad + "\""),
+                      std::string::npos)
+                << r.err;
+        }
+        for (const std::string good : {"0", "1", ""})
+            EXPECT_EQ(
+                ringsim::testing_support::run_command(name + "=" + good + " " + run).exit_code, 0)
+                << name << "=" << good;
+    }
+}
+
 // Starts `ringsim run SCENARIO --progress ...`, waits for its first progress line (the
 // simulation is under way), sends `sig` and returns the exit status; `err` gets what it
 // printed (stdout and stderr).
