@@ -502,6 +502,14 @@ struct SplicedCapture {
         }
     }
 
+    // source_offset's runs as no ETR sink makes them (the sink's are of whole frames of 14
+    // bytes each), as true as its own: a run of a partial frame has that frame's bytes per
+    // frame and goes on as far as the frames after it go on in the source, and a run ends
+    // inside its last frame now and then. Batching must follow whatever the runs say: a frame after
+    // one holding other than the run's bytes per frame does not join, and a frame that begins
+    // before the run's end does.
+    bool odd_runs = false;
+
     std::optional<SourceRun> source_offset(uint8_t id, uint64_t at) const {
         const uint64_t f = (at - kBase) / kFrameSize;
         // Some frames unknown (as frames the sink's log has forgotten), to run that path too.
@@ -513,6 +521,19 @@ struct SplicedCapture {
         while (known(g) && frames[g - 1].bytes == kFrameSourceBytes &&
                frames[g].src_off == frames[g - 1].src_off + kFrameSourceBytes)
             ++g;
+        if (odd_runs) {
+            const uint64_t inside = f % 15; // the run ends this far before its last frame's end
+            if (frames[f].bytes == kFrameSourceBytes)
+                return SourceRun{frames[f].src_off, kBase + g * kFrameSize - inside,
+                                 kFrameSourceBytes};
+            // A run of a partial frame: to the last of the frames after it that go on in the
+            // source, whatever each holds (the decoder must not join past the first one that
+            // holds other than the run's bytes per frame).
+            uint64_t h = f + 1;
+            while (known(h) && frames[h].src_off == frames[h - 1].src_off + frames[h - 1].bytes)
+                ++h;
+            return SourceRun{frames[f].src_off, kBase + h * kFrameSize - inside, frames[f].bytes};
+        }
         return SourceRun{frames[f].src_off, kBase + g * kFrameSize, kFrameSourceBytes};
     }
 };
@@ -591,4 +612,26 @@ TEST(TraceDecoder, BatchedFramesDecodeAsFrameByFrame) {
     // The captures do exercise what batching must keep.
     EXPECT_GT(spliced, 20u);
     EXPECT_GT(gaps, 100u);
+}
+
+// The same with runs of other bytes per frame than a full frame's and ends inside frames
+// (SplicedCapture::odd_runs): the paths of batching that the sink's own runs never take
+// (after a frame of a run's bytes per frame, a full frame joins alone; a frame that begins
+// before the run's end joins though it ends past it) decode as frame by frame too.
+TEST(TraceDecoder, BatchedFramesFollowAnyRunsAsFrameByFrame) {
+    uint64_t joined_alone = 0;
+    for (uint64_t seed = 1; seed <= 60; ++seed) {
+        SplicedCapture c(seed);
+        c.odd_runs = true;
+        const Decoded one = decode_capture(c, false, true, seed);
+        const Decoded batched = decode_capture(c, true, true, seed);
+        EXPECT_TRUE(one == batched) << "seed " << seed;
+        // Frames of a run of fewer bytes each with the next frame of their source a full one
+        // right after: where a full frame joins alone.
+        for (size_t f = 0; f + 1 < c.frames.size(); ++f)
+            joined_alone += c.frames[f].id != 0 && c.frames[f].bytes < kFrameSourceBytes &&
+                            c.frames[f + 1].id == c.frames[f].id &&
+                            c.frames[f + 1].bytes == kFrameSourceBytes;
+    }
+    EXPECT_GT(joined_alone, 20u);
 }
