@@ -262,10 +262,6 @@ private:
 };
 
 int cmd_run(const Args& a) {
-    if (const std::string bad = bad_run_environment(); !bad.empty()) {
-        std::cerr << "ringsim run: environment variable " << bad << "\n";
-        return kExitBadInput;
-    }
     const auto window = window_of("timeline-window", a.timeline_window, "timeline", a.timeline);
     if (!window) return kExitBadInput;
     const auto wave_window = window_of("vcd-window", a.vcd_window, "vcd", a.vcd);
@@ -611,6 +607,15 @@ int run_cli(int argc, char** argv) {
         if (cmd == "stats") {
             print_stat_defs(std::cout);
             return kExitOk;
+        }
+        // The commands that simulate refuse a bad switch of the run loop before anything else
+        // (a sweep's points, an explore's runs and a lesson's output all come later).
+        if (cmd == "run" || cmd == "lesson" || cmd == "sweep" || cmd == "explore" ||
+            cmd == "matrix") {
+            if (const std::string bad = bad_run_environment(); !bad.empty()) {
+                std::cerr << "ringsim " << cmd << ": environment variable " << bad << "\n";
+                return kExitBadInput;
+            }
         }
         if (cmd == "litmus") return litmus_main(rest);
         if (cmd == "sweep") return sweep_main(rest);

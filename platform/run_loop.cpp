@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -109,20 +110,21 @@ private:
     }, m_old_term{};
 };
 
-// A switch of bad_run_environment(): -1 unset or empty, else 0 or 1 (checked before a run).
-int switch_value(const char* name) {
+// A switch of bad_run_environment(): -1 unset or empty, 0 or 1; nothing for any other value.
+std::optional<int> switch_value(const char* name) {
     const char* v = std::getenv(name);
-    return v == nullptr || !*v ? -1 : std::string(v) == "1" ? 1 : 0;
+    if (v == nullptr || !*v) return -1;
+    if (std::string(v) == "0" || std::string(v) == "1") return *v - '0';
+    return std::nullopt;
 }
 
 } // namespace
 
 std::string bad_run_environment() {
-    for (const char* name : {"RINGSIM_NO_LEAD", "RINGSIM_PARK"}) {
-        const char* v = std::getenv(name);
-        if (v == nullptr || !*v || std::string(v) == "0" || std::string(v) == "1") continue;
-        return std::string(name) + ": expected 0 or 1 (or unset), found \"" + v + "\"";
-    }
+    for (const char* name : {"RINGSIM_NO_LEAD", "RINGSIM_PARK"})
+        if (!switch_value(name))
+            return std::string(name) + ": expected 0 or 1 (or unset), found \"" +
+                   std::getenv(name) + "\"";
     return "";
 }
 
@@ -136,14 +138,17 @@ RunLoopEnd run_simulation(const RunLoopOptions& options) {
     double slice_ps = 1e6; // 1 us to start; then sized to kSliceWallSeconds
     // RINGSIM_NO_LEAD=1: every wait a real one (sim_wait.h), to hold the results of the
     // waits it skips to those of real ones (tests/regression/lead_is_exact.cmake).
-    const bool lead = switch_value("RINGSIM_NO_LEAD") != 1;
+    const std::optional<int> no_lead = switch_value("RINGSIM_NO_LEAD");
+    const std::optional<int> park = switch_value("RINGSIM_PARK");
+    if (!no_lead || !park) // the commands refuse them before they simulate (cli.cpp)
+        throw std::logic_error("environment variable " + bad_run_environment());
+    const bool lead = *no_lead != 1;
     // RINGSIM_PARK=1: sleepers park from the first instant on; RINGSIM_PARK=0: never (every
     // sleeper a timed wait of SystemC's); unset, from kParkFrom instants (sim_wait.h). To hold
     // the ways of sleeping to each other (the same test).
-    const int park = switch_value("RINGSIM_PARK");
-    models::sim_set_park_from(park == 1   ? 1
-                              : park == 0 ? std::numeric_limits<size_t>::max()
-                                          : models::kParkFrom);
+    models::sim_set_park_from(*park == 1   ? 1
+                              : *park == 0 ? std::numeric_limits<size_t>::max()
+                                           : models::kParkFrom);
     for (;;) {
         const Clock::time_point t0 = Clock::now();
         // SC_EXIT_ON_STARVATION: with nothing left to do, time stays at the last event

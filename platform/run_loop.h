@@ -24,8 +24,9 @@ struct RunLoopEnd {
 // The run loop's two switches for the tests that hold the ways of waiting to each other
 // (tests/regression/lead_is_exact.cmake), each unset, empty, "0" or "1": RINGSIM_NO_LEAD=1,
 // every wait a real one; RINGSIM_PARK=1, sleepers park from the first instant on, =0 never.
-// The first that is none of those, as "NAME: expected ..., found ..." (a run refuses it
-// rather than guess); empty when both are.
+// The first that is none of those, as "NAME: expected ..., found ..." (every command that
+// simulates refuses it, cli.cpp, rather than guess; run_simulation throws); empty when both
+// are.
 std::string bad_run_environment();
 
 // Installs handlers for SIGINT and SIGTERM for the length of the run (the previous ones are

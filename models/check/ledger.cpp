@@ -1,5 +1,7 @@
 #include "models/check/ledger.h"
 
+#include "models/common/types.h"
+
 #include <algorithm>
 
 namespace ringsim::models {
@@ -45,8 +47,11 @@ LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stor
     // exactly when the span from the older record's far edge to the new record's far edge
     // exceeds the buffer size; entries are in production order, so stop at the first that
     // does not.
+    // Every record has its header store (numbered from 1): header 0 means no overwriter.
+    if (!stores.header) throw ModelError("ledger: a record stored without its header store");
     const uint64_t p = pos, s = size;
     bool any_gone = false;
+    std::shared_ptr<const LedgerEntry::Overwrite> by; // one for every entry this record laps
     for (size_t i = 0; i < m_entries.size(); ++i) {
         Slot& slot = m_entries[i];
         if (slot.gone) continue;
@@ -54,9 +59,12 @@ LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stor
         const uint64_t span = m_backward ? old.pos + old.bytes.size() - p : p + s - old.pos;
         if (span <= m_size) break;
         if (!retire_lapped) {
-            if (!old.overwrite)
-                old.overwrite = std::make_shared<const LedgerEntry::Overwrite>(
-                    LedgerEntry::Overwrite{stores, stored_at_ps});
+            if (!old.overwrite) {
+                if (!by)
+                    by = std::make_shared<const LedgerEntry::Overwrite>(
+                        LedgerEntry::Overwrite{stores, stored_at_ps});
+                old.overwrite = by;
+            }
             continue;
         }
         lapped.push_back(std::move(old));
@@ -71,7 +79,7 @@ LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stor
     e.pos = pos;
     e.lost = 0;
     e.stored_at_ps = stored_at_ps;
-    e.stores = stores; // its seqs: the data_tail load only explains an overwrite (overwrite)
+    e.stores = stores; // the seqs alone: its data_tail load only ever explains an overwrite
     e.performed_at_ps = stored_at_ps;
     e.overwrite.reset();
     e.retired = false;

@@ -201,6 +201,8 @@ void TraceDecoder::full_frames(uint8_t id, const uint8_t* f, size_t frames, uint
         if (joins_batch(id, frame_pos)) {
             // data()'s join, for as many as may: the frames before `until`, and after the
             // first only while a frame holding the run's bytes per frame is a full one.
+            // Rounded up: a frame that begins before `until` joins (as in data()), and so
+            // j >= 1, since joins_batch() holds frame_pos < until.
             const uint64_t left = b.until - frame_pos;
             uint64_t j = std::min<uint64_t>(frames, left / kFrameSize + (left % kFrameSize != 0));
             if (b.run && b.run->bytes_per_frame != kFullFrameData) j = 1;

@@ -315,7 +315,8 @@ void OrderingEngine::resolve(PendingLoad& l, uint8_t* into) {
     std::stable_sort(hits.begin(), hits.end(),
                      [](const Hit& x, const Hit& y) { return x.piece < y.piece; });
     auto h = hits.begin();
-    l.sources.reserve(count + 2 * hits.size()); // a hit splits a piece's range in at most 3
+    // A hit replaces at least one range with at most three; and no range is empty.
+    l.sources.reserve(std::min<uint64_t>(count + 2 * hits.size(), op.size));
     for (size_t k = 0; k < count; ++k) {
         const Piece& pc = pieces[k];
         const size_t from = l.sources.size();

@@ -49,7 +49,7 @@ void read_copy(MemoryPort& mem, const LoadTicket& first, const LoadTicket& secon
     for (const LoadTicket* t : {&first, &second}) {
         if (!t->size) continue;
         mem.read(*t, out.data() + base, &bs);
-        sources.reserve(sources.size() + bs.size()); // one allocation, not a doubling per copy
+        sources.reserve(sources.size() + bs.size()); // grown once a ticket, not by doubling
         for (const ByteSource& b : bs)
             sources.push_back(
                 {base + b.offset, b.length, b.store_seq, t->seq, b.load_issue, b.load_perform});

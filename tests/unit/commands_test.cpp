@@ -136,8 +136,19 @@ TEST(Commands, AnUnwritableOutputDirectoryExitsTwoBeforeTheRun) {
 
 // The run loop's test switches (run_loop.h) take 0 or 1: any other value is refused before
 // the run, naming the variable, what it takes and what it found, where it once chose a way
-// of waiting silently; 0, 1 and empty run.
+// of waiting silently; 0, 1 and empty run. Every command that simulates refuses it first,
+// in its own name (a sweep's points would each fail, a lesson write its scenario).
 TEST(Commands, ARunLoopSwitchOtherThanZeroOrOneExitsTwoNamingIt) {
+    for (const std::string cmd : {"run", "lesson", "sweep", "explore", "matrix"}) {
+        const auto r = ringsim::testing_support::run_command(
+            "RINGSIM_PARK=on " + std::string(RINGSIM_BINARY) + " " + cmd);
+        EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
+        EXPECT_NE(r.err.find("ringsim " + cmd +
+                             ": environment variable RINGSIM_PARK: expected "
+                             "0 or 1 (or unset), found \"on\""),
+                  std::string::npos)
+            << r.err;
+    }
     const std::string run = std::string(RINGSIM_BINARY) + " run " + RINGSIM_SOURCE_DIR +
                             "/scenarios/quickstart.json --set duration=1ms --out " +
                             ::testing::TempDir() + "/run-loop-switch";
