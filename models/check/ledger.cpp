@@ -42,13 +42,13 @@ void Ledger::trim_gone() {
 LedgerEntry& Ledger::store(uint64_t pos, uint64_t size, const RecordStores& stores,
                            uint64_t stored_at_ps, bool retire_lapped,
                            std::vector<LedgerEntry>& lapped) {
+    // Every record has its header store (numbered from 1): header 0 means no overwriter.
+    if (!stores.header) throw ModelError("ledger: a record stored without its header store");
     lapped.clear();
     // A record occupies [pos, pos + size). The new one physically overlaps an older one
     // exactly when the span from the older record's far edge to the new record's far edge
     // exceeds the buffer size; entries are in production order, so stop at the first that
     // does not.
-    // Every record has its header store (numbered from 1): header 0 means no overwriter.
-    if (!stores.header) throw ModelError("ledger: a record stored without its header store");
     const uint64_t p = pos, s = size;
     bool any_gone = false;
     std::shared_ptr<const LedgerEntry::Overwrite> by; // one for every entry this record laps

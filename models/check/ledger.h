@@ -22,9 +22,9 @@ struct LedgerEntry {
     RecordStoreSeqs stores;       // the engine's stores of its bytes
     uint64_t performed_at_ps = 0; // when its last store became visible to all
     // Ground truth of a lost race: a later record stored over this one before it was read
-    // (only with (A) or (D) off). Apart, and shared by the copies of an entry: the ledger
-    // holds hundreds of thousands of entries, nearly none of them overwritten, and inline
-    // these 72 bytes were a quarter of each.
+    // (only with (A) or (D) off). Apart, and shared by the entries one record laps and by
+    // their copies: the ledger holds hundreds of thousands of entries, nearly none of them
+    // overwritten, and inline these 72 bytes were a quarter of each.
     struct Overwrite {
         RecordStores by; // that record's stores and data_tail load
         uint64_t at_ps = 0;
