@@ -353,21 +353,77 @@ void OrderingEngine::read(const LoadTicket& t, Picos now, uint8_t* dst,
     retire(now, performed);
 }
 
-uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
-                               bool release, Barrier label) {
+[[gnu::always_inline]] inline const OpRecord&
+OrderingEngine::record_store(unsigned agent, Picos now, Picos p, Addr addr, const uint8_t* src,
+                             uint64_t n, bool release, Barrier label) {
+    // The record is made in its slot of the ring of recent stores, not built and copied in
+    // (three stores a record).
+    const uint64_t seq = m_next_seq++;
+    OpRecord& op = store_record_slot(seq);
+    op = {seq,  agent, release ? OpKind::store_release : OpKind::store,
+          addr, n,     now,
+          p,    label, first_word(src, n),
+          0};
+    for (OpObserver* o : m_observers)
+        o->on_op(op);
+    return op;
+}
+
+[[gnu::always_inline]] inline uint64_t OrderingEngine::pend_store(const OpRecord& op,
+                                                                  const uint8_t* src, Picos now) {
+    // The newest seq: after every store performing at or before its perform time, so nearly
+    // always at the back, where no search is needed.
+    const Picos p = op.perform;
+    const size_t at = m_history.empty() || m_history.back().op.perform <= p
+                          ? m_history.size()
+                          : history_index(p, op.seq);
+    PendingStore& s = at == m_history.size() ? m_history.emplace_back() : m_history.emplace_at(at);
+    s.op = op;
+    s.bytes.assign(src, op.size);
+    retire(now);
+    return s.op.seq;
+}
+
+inline uint64_t OrderingEngine::perform_in_order(const OpRecord& op, const uint8_t* src,
+                                                 Picos now) {
+    // Straight to memory, unless a copy still to perform reads these bytes (its later pieces
+    // see the store, its earlier ones not), or stores kept for such a copy are older in
+    // coherence order.
+    if (m_history.empty() && !pending_load_overlaps(op.addr, op.size)) {
+        m_mem.write(op.addr, src, op.size);
+        if (!m_observers.empty()) note_written(op.addr, op.size, op.seq);
+        return op.seq;
+    }
+    return pend_store_out_of_line(op, src, now);
+}
+
+uint64_t OrderingEngine::pend_store_out_of_line(const OpRecord& op, const uint8_t* src, Picos now) {
+    return pend_store(op, src, now);
+}
+
+uint64_t OrderingEngine::store_in_order(unsigned agent, Picos now, Addr addr, const uint8_t* src,
+                                        uint64_t n, bool release, Barrier label) {
+    Agent& a = m_agents.at(agent);
+    // At issue, in order: no bounds, floors or draws to consult.
+    a.next_floor = 0;
+    a.max_store = std::max(a.max_store, now);
+    if (release) a.last_release = std::max(a.last_release, now);
+    return perform_in_order(record_store(agent, now, now, addr, src, n, release, label), src, now);
+}
+
+uint64_t OrderingEngine::store_drawn(unsigned agent, Picos now, Addr addr, const uint8_t* src,
+                                     uint64_t n, bool release, Barrier label) {
     Agent& a = m_agents.at(agent);
     Picos p = 0;
     if (m_store_part) {
         p = *m_store_part; // rmw() decided it
-    } else if (m_model == MemoryModel::sc) {
-        p = now; // at issue, in order: no bounds, floors or draws to consult
     } else {
         p = pick(now, now, now + a.bounds.store_drain_max);
         p = std::max({p, a.floor_all, a.floor_store, a.next_floor});
         p = after_same_bytes(a, p, addr, n, true);
         switch (m_model) {
         case MemoryModel::sc:
-            break; // not reached: at issue, above
+            break; // not reached: store_in_order()
         case MemoryModel::tso:
             p = std::max({p, a.max_load, a.max_store});
             break; // FIFO
@@ -380,40 +436,10 @@ uint64_t OrderingEngine::store(unsigned agent, Picos now, Addr addr, const uint8
     a.next_floor = 0;
     a.max_store = std::max(a.max_store, p);
     if (release) a.last_release = std::max(a.last_release, p);
-
-    // The record is made in its slot of the ring of recent stores, not built and copied in
-    // (three stores a record).
-    const uint64_t seq = m_next_seq++;
-    OpRecord& op = store_record_slot(seq);
-    op = {seq,  agent, release ? OpKind::store_release : OpKind::store,
-          addr, n,     now,
-          p,    label, first_word(src, n),
-          0};
-    for (OpObserver* o : m_observers)
-        o->on_op(op);
-
-    if (m_model == MemoryModel::sc) {
-        // Performs now, in order: straight to memory, unless a copy still to perform reads
-        // these bytes (its later pieces see the store, its earlier ones not), or stores kept
-        // for such a copy are older in coherence order.
-        if (m_history.empty() && !pending_load_overlaps(addr, n)) {
-            m_mem.write(addr, src, n);
-            if (!m_observers.empty()) note_written(addr, n, op.seq);
-            return op.seq;
-        }
-    } else {
-        remember(a, addr, n, p, true, now, m_store_part.has_value());
-    }
-    // The newest seq: after every store performing at or before p, so nearly always at the
-    // back, where no search is needed.
-    const size_t at = m_history.empty() || m_history.back().op.perform <= p
-                          ? m_history.size()
-                          : history_index(p, op.seq);
-    PendingStore& s = m_history.emplace_at(at);
-    s.op = op;
-    s.bytes.assign(src, n);
-    retire(now);
-    return op.seq;
+    const OpRecord& op = record_store(agent, now, p, addr, src, n, release, label);
+    if (m_model == MemoryModel::sc) return perform_in_order(op, src, now); // rmw()'s store part
+    remember(a, addr, n, p, true, now, m_store_part.has_value());
+    return pend_store(op, src, now);
 }
 
 RmwTicket OrderingEngine::rmw(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,

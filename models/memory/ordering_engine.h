@@ -93,7 +93,13 @@ public:
     void read(const LoadTicket& t, Picos now, uint8_t* dst, std::vector<ByteSource>* sources);
     // Issues a store; returns its sequence number (its identity in ByteSource).
     uint64_t store(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
-                   bool release, Barrier label);
+                   bool release, Barrier label) {
+        // sc's stores, three a record, take a small function of their own: in one with the
+        // drawn path, each paid at its entry and exit for that path's registers.
+        if (m_model == MemoryModel::sc && !m_store_part)
+            return store_in_order(agent, now, addr, src, n, release, label);
+        return store_drawn(agent, now, addr, src, n, release, label);
+    }
     // An atomic read-modify-write of n bytes that stores `src` (xchg and its _acquire,
     // _release, _relaxed forms; a lock's acquisition): a load and a store, with nothing of
     // anybody else's between them in coherence order. Under sc and tso both parts perform at
@@ -186,6 +192,24 @@ private:
     // Merges into memory what no load can still need to see around; stores performing at
     // or after `keep_from` stay (a branch on a load just read may still squash them).
     void retire(Picos now, Picos keep_from = ~Picos(0));
+    // store() under sc, outside a read-modify-write: performs at issue, in order.
+    uint64_t store_in_order(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
+                            bool release, Barrier label);
+    // store() otherwise: its perform time drawn (tso, arm) or decided by rmw().
+    uint64_t store_drawn(unsigned agent, Picos now, Addr addr, const uint8_t* src, uint64_t n,
+                         bool release, Barrier label);
+    // Both: the store's record, numbered, in its slot of the ring and shown to the observers.
+    inline const OpRecord& record_store(unsigned agent, Picos now, Picos p, Addr addr,
+                                        const uint8_t* src, uint64_t n, bool release,
+                                        Barrier label);
+    // Under sc: to memory at once, or to the history when a copy in flight must not see it yet.
+    inline uint64_t perform_in_order(const OpRecord& op, const uint8_t* src, Picos now);
+    // Both: a store that cannot go straight to memory waits in the history, in coherence order.
+    inline uint64_t pend_store(const OpRecord& op, const uint8_t* src, Picos now);
+    // The same out of line, for the rare store under sc that must wait: inlined, it would have
+    // store_in_order() save its registers at every store.
+    [[gnu::noinline]] uint64_t pend_store_out_of_line(const OpRecord& op, const uint8_t* src,
+                                                      Picos now);
     // Set by rmw() around its call of store(): the store part's perform time, decided there.
     std::optional<Picos> m_store_part;
     // The latest perform time of the stores to these bytes still in the history (0: none).
