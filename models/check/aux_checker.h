@@ -104,6 +104,9 @@ private:
                       const std::function<void(uint8_t, uint64_t, uint64_t)>& f) const;
     void expected_bytes(const Aux& a, uint64_t pos, uint64_t n, uint8_t* out,
                         std::vector<uint64_t>* seqs) const;
+    // Where expected_bytes() would copy all of [pos, pos + n) from, when one commit's kept
+    // bytes hold it all and no later commit wrote any of it; else null.
+    const uint8_t* kept_bytes(const Aux& a, uint64_t pos, uint64_t n) const;
     void verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
                 const std::vector<CopySource>& src, const CopyContext& ctx);
     void tag_aux(const Aux& a, uint64_t first, uint64_t end, FateTag tag);

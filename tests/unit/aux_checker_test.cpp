@@ -406,6 +406,25 @@ TEST_P(AuxCheckerCase, WrongByteFromANewerStoreIsOverwritten) {
     wrong_byte(12, false);
 }
 
+// A read is compared in place with the bytes of the commit that wrote it only when no later
+// commit wrote any of them (AuxChecker::kept_bytes): here a second harvest (snapshot mode,
+// where harvests lap) wrote over the second half of the first one's 656 bytes before perf
+// read them, and perf read the first one's bytes throughout. The second half is stale: from
+// store 10 where store 11 was due. Comparing with the first commit's bytes because they
+// cover the read, or with the newest commit that covers it all, would see nothing wrong.
+TEST_P(AuxCheckerCase, ReadOfBytesALaterCommitWroteOverIsComparedWithThatCommit) {
+    Rig r(4, 4096, true);
+    forty_counts(r.src);
+    const Bytes first = r.commit(0, {{0, 561}}, false, 10);
+    r.commit(320, {{0, 561}}, false, 11);
+    r.read(0, first, 0, 656, 10);
+    EXPECT_EQ(r.stats().violations_total, 1u);
+    EXPECT_EQ(r.stats().violations_stale, 1u);
+    ASSERT_EQ(r.checker->violations().size(), 1u);
+    EXPECT_EQ(r.checker->violations()[0].kind, "stale");
+    EXPECT_GE(r.checker->violations()[0].pos, 320u); // the first half is the first commit's
+}
+
 // Committed and recorded, never read: all 561 bytes unread, no gap cause, no violation.
 TEST_P(AuxCheckerCase, CommitNeverReadIsUnread) {
     Rig r(4, 4096);
