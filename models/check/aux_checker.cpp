@@ -407,7 +407,7 @@ const uint8_t* AuxChecker::kept_bytes(const Aux& a, uint64_t pos, uint64_t n) co
 
 void AuxChecker::verify(Aux& a, uint64_t pos, const uint8_t* data, uint64_t n,
                         const std::vector<CopySource>& src, const CopyContext& ctx) {
-    // The usual case, compared in place: perf read what the one harvest there stored.
+    // The usual case, compared in place: perf read what the harvest there stored.
     if (const uint8_t* kept = kept_bytes(a, pos, n); kept && std::memcmp(data, kept, n) == 0) {
         take_good(a, pos, data, n);
         return;

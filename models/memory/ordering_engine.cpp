@@ -380,8 +380,8 @@ OrderingEngine::record_store(unsigned agent, Picos now, Picos p, Addr addr, cons
     PendingStore& s = at == m_history.size() ? m_history.emplace_back() : m_history.emplace_at(at);
     s.op = op;
     s.bytes.assign(src, op.size);
-    retire(now);
-    return s.op.seq;
+    retire(now); // may pop s (a store performing at once): op, in the ring of records, stays
+    return op.seq;
 }
 
 inline uint64_t OrderingEngine::perform_in_order(const OpRecord& op, const uint8_t* src,

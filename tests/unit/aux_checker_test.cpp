@@ -407,10 +407,11 @@ TEST_P(AuxCheckerCase, WrongByteFromANewerStoreIsOverwritten) {
 }
 
 // A read is compared in place with the bytes of the commit that wrote it only when no later
-// commit wrote any of them (AuxChecker::kept_bytes): here a second harvest (snapshot mode,
-// where harvests lap) wrote over the second half of the first one's 656 bytes before perf
-// read them, and perf read the first one's bytes throughout. The second half is stale: from
-// store 10 where store 11 was due. Comparing with the first commit's bytes because they
+// commit wrote any of them (AuxChecker::kept_bytes), as expected_bytes() lets the later
+// commit win. A made-up layout (the driver's harvests follow each other in free-running AUX
+// offsets; none lands on another's): a second commit covers the second half of the first
+// one's 656 bytes, and perf read the first one's bytes throughout. The second half is stale:
+// from store 10 where store 11 was due. Comparing with the first commit's bytes because they
 // cover the read, or with the newest commit that covers it all, would see nothing wrong.
 TEST_P(AuxCheckerCase, ReadOfBytesALaterCommitWroteOverIsComparedWithThatCommit) {
     Rig r(4, 4096, true);
