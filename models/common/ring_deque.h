@@ -43,12 +43,7 @@ public:
         return back();
     }
     void pop_front() {
-        if (++m_off == kChunk) {
-            release(m_first);
-            m_first = (m_first + 1) & m_mask;
-            --m_used;
-            m_off = 0;
-        }
+        if (++m_off == kChunk) drop_first_chunk();
         if (--m_n == 0) reset();
     }
     void pop_back() {
@@ -56,10 +51,7 @@ public:
             reset();
             return;
         }
-        if (m_off + m_n <= (m_used - 1) * kChunk) {
-            release((m_first + m_used - 1) & m_mask);
-            --m_used;
-        }
+        if (m_off + m_n <= (m_used - 1) * kChunk) drop_last_chunks(m_used - 1);
     }
     // Inserts before index i (0 <= i <= size()).
     void insert_at(size_t i, T&& v) {
@@ -103,11 +95,22 @@ private:
     }
     // Empty: keep the first chunk, start over at its beginning.
     void reset() {
-        while (m_used > 1) {
+        if (m_used > 1) drop_last_chunks(1);
+        m_off = 0;
+    }
+    // The pops' rare steps, out of line: a chunk freed destroys its elements, whose inlined
+    // destructors (an entry's buffers) would have the pops inlined nowhere.
+    [[gnu::noinline]] void drop_first_chunk() {
+        release(m_first);
+        m_first = (m_first + 1) & m_mask;
+        --m_used;
+        m_off = 0;
+    }
+    [[gnu::noinline]] void drop_last_chunks(size_t keep) {
+        while (m_used > keep) {
             release((m_first + m_used - 1) & m_mask);
             --m_used;
         }
-        m_off = 0;
     }
 
     std::vector<Chunk> m_ring; // chunk pointers, a ring whose size is a power of two
